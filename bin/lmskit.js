@@ -1,0 +1,28 @@
+#!/usr/bin/env node
+// The `lmskit` command: one entry point whose sub-commands run the kit's parts.
+// TypeScript sources are loaded through tsx in this same process (no build step, and signals
+// reach the command itself rather than a wrapper).
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { register } from 'tsx/esm/api';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const commands = {
+  docs: { script: 'scripts/build-docs.ts', help: 'build the static docs site into docs/site/' },
+  'docs-serve': { script: 'scripts/serve-docs.ts', help: 'build the docs site and serve it on http://127.0.0.1:4010' },
+  generate: { script: 'scripts/generate.ts', help: 'regenerate types and bundled specs into generated/' },
+  lint: { script: 'scripts/lint.ts', help: 'lint the contracts and the code' },
+};
+
+const [name, ...args] = process.argv.slice(2);
+const command = name ? commands[name] : undefined;
+if (!command) {
+  const list = Object.entries(commands)
+    .map(([n, c]) => `  ${n.padEnd(12)} ${c.help}`)
+    .join('\n');
+  console.error(`usage: lmskit <command> [options]\n\ncommands:\n${list}`);
+  process.exit(name && name !== 'help' && name !== '--help' ? 2 : 0);
+}
+process.argv = [process.argv[0], join(root, command.script), ...args];
+register();
+await import(pathToFileURL(join(root, command.script)).href);

@@ -1,0 +1,60 @@
+// The checks behind `npm run lint`: Redocly on the three APIs, strict ajv on every tool schema,
+// Biome and the TypeScript compiler on the code. Each returns the problems it found; none means clean.
+import { execFile } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { promisify } from 'node:util';
+import { API_NAMES, ROOT, TOOL_SCHEMA_DIR } from './paths.ts';
+import { lintApi } from './redocly.ts';
+import { createToolAjv, loadToolIndex, loadTools } from './tool-schemas.ts';
+
+const run = promisify(execFile);
+const resolveBin = (pkg: string, bin: string) => createRequire(import.meta.url).resolve(`${pkg}/${bin}`);
+
+export async function lintSpecs(): Promise<string[]> {
+  const problems = (await Promise.all(API_NAMES.map(lintApi))).flat();
+  return problems.map((p) => `${p.api}: ${p.severity} ${p.ruleId}: ${p.message} (${p.where})`);
+}
+
+export function lintToolSchemas(): string[] {
+  const problems: string[] = [];
+  const index = loadToolIndex();
+  const files = readdirSync(TOOL_SCHEMA_DIR).filter((f) => f.endsWith('.json') && f !== 'index.json');
+  const indexed = new Set(index.tools.map((t) => t.file));
+  for (const file of files) if (!indexed.has(file)) problems.push(`mcp-schema/${file} is not listed in index.json`);
+  const ajv = createToolAjv();
+  for (const tool of loadTools()) {
+    const entry = index.tools.find((t) => t.name === tool.name);
+    if (entry?.file !== `${tool.name}.json`) problems.push(`${tool.name}: file name does not match the tool name`);
+    for (const part of ['inputSchema', 'outputSchema'] as const) {
+      try {
+        ajv.compile(tool[part]);
+      } catch (error) {
+        problems.push(`${tool.name}.${part}: ${(error as Error).message}`);
+      }
+      if (tool[part].type !== 'object') problems.push(`${tool.name}.${part}: MCP needs type "object" at the top`);
+    }
+    for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const) {
+      if (typeof tool.annotations?.[hint] !== 'boolean') problems.push(`${tool.name}: annotations.${hint} is not set`);
+    }
+  }
+  return problems;
+}
+
+async function command(file: string, args: string[]): Promise<string[]> {
+  try {
+    await run(process.execPath, [file, ...args], { cwd: ROOT, maxBuffer: 32 * 1024 * 1024 });
+    return [];
+  } catch (error) {
+    const e = error as { stdout?: string; stderr?: string };
+    return [`${e.stdout ?? ''}${e.stderr ?? ''}`.trim()];
+  }
+}
+
+export async function lintCode(): Promise<string[]> {
+  const [biome, tsc] = await Promise.all([
+    command(resolveBin('@biomejs/biome', 'bin/biome'), ['check', '--error-on-warnings', '.']),
+    command(resolveBin('typescript', 'bin/tsc'), ['--noEmit', '-p', 'tsconfig.json']),
+  ]);
+  return [...biome.map((p) => `biome: ${p}`), ...tsc.map((p) => `tsc: ${p}`)];
+}

@@ -1,0 +1,15 @@
+// Where the kit's files live, so no module guesses relative paths of its own.
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** The three APIs, by the names `redocly.yaml` gives them. */
+export const API_NAMES = ['v1', 'v2', 'admin'] as const;
+export type ApiName = (typeof API_NAMES)[number];
+
+export const specRoot = (api: ApiName) => join(ROOT, 'openapi', api, 'openapi.yaml');
+export const GENERATED_DIR = join(ROOT, 'generated');
+/** The one-file bundle of an API that the other parts load at run time. */
+export const bundlePath = (api: ApiName, dir = GENERATED_DIR) => join(dir, 'openapi', `${api}.json`);
+export const TOOL_SCHEMA_DIR = join(ROOT, 'mcp-schema');

@@ -1,0 +1,69 @@
+// Loads the MCP tool definitions of mcp-schema/ and compiles their JSON Schemas.
+// Every part of the kit that needs a tool's schema comes through here, so they all read the same files.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { TOOL_SCHEMA_DIR } from './paths.ts';
+
+// ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+
+export type ToolCategory = 'read' | 'write' | 'ai-generation' | 'ai-refinement';
+
+export interface BackendArg {
+  in: 'path' | 'query' | 'body' | 'multipart';
+  name: string;
+  wrap?: 'array';
+}
+
+export interface BackendCall {
+  operationId: string;
+  method: string;
+  path: string;
+  args: Record<string, BackendArg>;
+  when?: string;
+  each?: string;
+  fromPrevious?: Record<string, string>;
+}
+
+export interface ToolDefinition {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: Record<string, unknown> & { properties?: Record<string, Record<string, unknown>>; required?: string[] };
+  outputSchema: Record<string, unknown>;
+  annotations: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
+  'x-category': ToolCategory;
+  'x-scope': 'read' | 'write';
+  'x-permission': string | null;
+  'x-rules': string[];
+  'x-licence': { mcpAccess: 'read' | 'full'; mcpAiAccess: boolean };
+  'x-ai-quota': boolean;
+  'x-backend': BackendCall[];
+}
+
+export interface ToolIndex {
+  tools: { name: string; category: ToolCategory; file: string }[];
+  absent: { name: string; reason: string }[];
+}
+
+export function loadToolIndex(dir = TOOL_SCHEMA_DIR): ToolIndex {
+  return JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8'));
+}
+
+/** The 25 tool definitions, in index order, exactly as the files hold them. */
+export function loadTools(dir = TOOL_SCHEMA_DIR): ToolDefinition[] {
+  return loadToolIndex(dir).tools.map((t) => JSON.parse(readFileSync(join(dir, t.file), 'utf8')));
+}
+
+/**
+ * A strict ajv for tool schemas: unknown keywords, ambiguous types and the like are errors, and
+ * `x-assumed` is the one extension keyword a tool schema may carry.
+ */
+export function createToolAjv(options: { useDefaults?: boolean } = {}): Ajv2020 {
+  const ajv = new Ajv2020({ strict: true, allErrors: true, useDefaults: options.useDefaults ?? false });
+  ajv.addVocabulary(['x-assumed']);
+  addFormats(ajv);
+  return ajv;
+}

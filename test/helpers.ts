@@ -1,0 +1,16 @@
+// Shared test helpers: the bundled specs as the rest of the kit loads them.
+import { readFileSync } from 'node:fs';
+import { type ApiName, bundlePath } from '../lib/paths.ts';
+
+export type Spec = Record<string, any>;
+
+export const loadBundle = (api: ApiName): Spec => JSON.parse(readFileSync(bundlePath(api), 'utf8'));
+
+export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'] as const;
+
+/** Every operation of a spec as `{method, path, operation}`. */
+export function operations(spec: Spec) {
+  return Object.entries(spec.paths as Record<string, Spec>).flatMap(([path, item]) =>
+    HTTP_METHODS.filter((m) => item[m]).map((method) => ({ method, path, operation: item[method] as Spec })),
+  );
+}
