@@ -9,7 +9,10 @@ import { register } from 'tsx/esm/api';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const commands = {
   docs: { script: 'scripts/build-docs.ts', help: 'build the static docs site into docs/site/' },
-  'docs-serve': { script: 'scripts/serve-docs.ts', help: 'build the docs site and serve it on http://127.0.0.1:4010' },
+  'docs-serve': {
+    script: 'scripts/serve-docs.ts',
+    help: 'build the docs site and serve it on http://127.0.0.1:4010',
+  },
   generate: { script: 'scripts/generate.ts', help: 'regenerate types and bundled specs into generated/' },
   lint: { script: 'scripts/lint.ts', help: 'lint the contracts and the code' },
 };

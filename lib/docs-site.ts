@@ -16,8 +16,11 @@ export const API_TITLES: Record<ApiName, string> = {
   admin: 'Mock admin API',
 };
 
-const escape = (s: unknown) =>
-  String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+const html = (s: unknown) =>
+  String(s).replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+  );
 
 const STYLE = `
   body { font: 15px/1.5 system-ui, sans-serif; margin: 0; color: #1d2230; }
@@ -41,11 +44,11 @@ function shell(title: string, body: string): string {
     ['tools.html', 'MCP tools'],
     ['assumptions.html', 'Assumed choices'],
   ]
-    .map(([href, text]) => `<a href="${href}">${escape(text)}</a>`)
+    .map(([href, text]) => `<a href="${href}">${html(text)}</a>`)
     .join('');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escape(title)} · lmskit</title><style>${STYLE}</style></head>
+<title>${html(title)} · lmskit</title><style>${STYLE}</style></head>
 <body><header><strong>lmskit</strong>${links}</header><main>
 ${body}
 </main></body></html>
@@ -59,13 +62,14 @@ function describeSchema(schema: Record<string, unknown>): string {
     const items = (schema.items ?? {}) as Record<string, unknown>;
     parts.push(`${String(items.type ?? 'any')}[]`);
   } else parts.push(String(type));
-  if (schema.enum) parts.push(`one of ${(schema.enum as unknown[]).map((v) => `<code>${escape(v)}</code>`).join(', ')}`);
-  if (schema.default !== undefined) parts.push(`default ${escape(JSON.stringify(schema.default))}`);
-  if (schema.minimum !== undefined) parts.push(`min ${escape(schema.minimum)}`);
-  if (schema.maximum !== undefined) parts.push(`max ${escape(schema.maximum)}`);
-  if (schema.minItems !== undefined) parts.push(`at least ${escape(schema.minItems)} item(s)`);
-  if (schema.minLength !== undefined) parts.push(`min length ${escape(schema.minLength)}`);
-  if (schema.pattern !== undefined) parts.push(`pattern <code>${escape(schema.pattern)}</code>`);
+  if (schema.enum)
+    parts.push(`one of ${(schema.enum as unknown[]).map((v) => `<code>${html(v)}</code>`).join(', ')}`);
+  if (schema.default !== undefined) parts.push(`default ${html(JSON.stringify(schema.default))}`);
+  if (schema.minimum !== undefined) parts.push(`min ${html(schema.minimum)}`);
+  if (schema.maximum !== undefined) parts.push(`max ${html(schema.maximum)}`);
+  if (schema.minItems !== undefined) parts.push(`at least ${html(schema.minItems)} item(s)`);
+  if (schema.minLength !== undefined) parts.push(`min length ${html(schema.minLength)}`);
+  if (schema.pattern !== undefined) parts.push(`pattern <code>${html(schema.pattern)}</code>`);
   return parts.join(', ');
 }
 
@@ -75,27 +79,30 @@ function toolSection(tool: ToolDefinition): string {
   const rows = Object.entries(input.properties ?? {})
     .map(
       ([name, schema]) =>
-        `<tr><td><code>${escape(name)}</code>${schema['x-assumed'] ? ' <span class="tag">assumed name</span>' : ''}</td>` +
-        `<td>${required.has(name) ? 'yes' : 'no'}</td><td>${describeSchema(schema)}</td><td>${escape(schema.description ?? '')}</td></tr>`,
+        `<tr><td><code>${html(name)}</code>${schema['x-assumed'] ? ' <span class="tag">assumed name</span>' : ''}</td>` +
+        `<td>${required.has(name) ? 'yes' : 'no'}</td><td>${describeSchema(schema)}</td><td>${html(schema.description ?? '')}</td></tr>`,
     )
     .join('\n');
   const oneOf = Array.isArray(input.oneOf)
-    ? `<p>Exactly one of: ${(input.oneOf as { required: string[] }[]).map((s) => `<code>${escape(s.required.join(', '))}</code>`).join(' or ')}.</p>`
+    ? `<p>Exactly one of: ${(input.oneOf as { required: string[] }[]).map((s) => `<code>${html(s.required.join(', '))}</code>`).join(' or ')}.</p>`
     : '';
   const licence = tool['x-licence'];
   const calls = tool['x-backend']
-    .map((c) => `<code>${escape(c.method)} /api/v2${escape(c.path)}</code> (${escape(c.operationId)}${c.each ? `, once per item of ${escape(c.each)}` : ''}${c.when ? `, when ${escape(c.when)} is given` : ''})`)
+    .map(
+      (c) =>
+        `<code>${html(c.method)} /api/v2${html(c.path)}</code> (${html(c.operationId)}${c.each ? `, once per item of ${html(c.each)}` : ''}${c.when ? `, when ${html(c.when)} is given` : ''})`,
+    )
     .join(', then ');
   const hints = Object.entries(tool.annotations)
-    .map(([k, v]) => `<span class="tag">${escape(k)}: ${escape(v)}</span>`)
+    .map(([k, v]) => `<span class="tag">${html(k)}: ${html(v)}</span>`)
     .join('');
-  return `<section class="tool" id="${escape(tool.name)}" data-tool="${escape(tool.name)}">
-<h2><code>${escape(tool.name)}</code> — ${escape(tool.title)}</h2>
-<p><span class="tag">${escape(tool['x-category'])}</span>${hints}</p>
+  return `<section class="tool" id="${html(tool.name)}" data-tool="${html(tool.name)}">
+<h2><code>${html(tool.name)}</code> — ${html(tool.title)}</h2>
+<p><span class="tag">${html(tool['x-category'])}</span>${hints}</p>
 ${marked.parse(tool.description, { async: false })}
-<table><tr><th>Scope</th><td><code>${escape(tool['x-scope'])}</code></td></tr>
-<tr><th>Permission</th><td>${tool['x-permission'] ? `<code>${escape(tool['x-permission'])}</code>` : 'none (any role)'}${tool['x-rules'].length ? `, plus ${tool['x-rules'].map(escape).join(', ')}` : ''}</td></tr>
-<tr><th>Licence</th><td><code>mcpAccess</code> ${escape(licence.mcpAccess)} or higher${licence.mcpAiAccess ? ', and <code>mcpAiAccess</code>' : ''}</td></tr>
+<table><tr><th>Scope</th><td><code>${html(tool['x-scope'])}</code></td></tr>
+<tr><th>Permission</th><td>${tool['x-permission'] ? `<code>${html(tool['x-permission'])}</code>` : 'none (any role)'}${tool['x-rules'].length ? `, plus ${tool['x-rules'].map(html).join(', ')}` : ''}</td></tr>
+<tr><th>Licence</th><td><code>mcpAccess</code> ${html(licence.mcpAccess)} or higher${licence.mcpAiAccess ? ', and <code>mcpAiAccess</code>' : ''}</td></tr>
 <tr><th>AI quota</th><td>${tool['x-ai-quota'] ? 'counts: 5 calls per key and 50 per tenant per day' : 'does not count'}</td></tr>
 <tr><th>Backend</th><td>${calls}</td></tr></table>
 <h3>Parameters</h3>
@@ -110,11 +117,11 @@ function toolsPage(): string {
   const summary = tools
     .map(
       (t) =>
-        `<tr><td><a href="#${escape(t.name)}"><code>${escape(t.name)}</code></a></td><td>${escape(t['x-category'])}</td>` +
-        `<td>${escape(t['x-scope'])}</td><td>${escape(t['x-permission'] ?? '—')}</td></tr>`,
+        `<tr><td><a href="#${html(t.name)}"><code>${html(t.name)}</code></a></td><td>${html(t['x-category'])}</td>` +
+        `<td>${html(t['x-scope'])}</td><td>${html(t['x-permission'] ?? '—')}</td></tr>`,
     )
     .join('\n');
-  const absent = index.absent.map((a) => `<li><code>${escape(a.name)}</code>: ${escape(a.reason)}</li>`).join('');
+  const absent = index.absent.map((a) => `<li><code>${html(a.name)}</code>: ${html(a.reason)}</li>`).join('');
   return shell(
     'MCP tools',
     `<h1>The ${tools.length} MCP tools</h1>
@@ -149,13 +156,15 @@ async function assumptionsPage(): Promise<string> {
   for (const api of API_NAMES) {
     const spec = JSON.parse(await readFile(bundlePath(api), 'utf8'));
     const rows = collectAssumptions(spec)
-      .map((a) => `<tr><td><code>${escape(a.where)}</code></td><td>${escape(a.description)}</td></tr>`)
+      .map((a) => `<tr><td><code>${html(a.where)}</code></td><td>${html(a.description)}</td></tr>`)
       .join('\n');
-    sections.push(`<h2>${escape(API_TITLES[api])}</h2><table><tr><th>Where</th><th>Choice</th></tr>${rows}</table>`);
+    sections.push(
+      `<h2>${html(API_TITLES[api])}</h2><table><tr><th>Where</th><th>Choice</th></tr>${rows}</table>`,
+    );
   }
   const toolRows = loadTools()
     .flatMap((t) => collectAssumptions(t).map((a) => ({ ...a, where: `${t.name}/${a.where}` })))
-    .map((a) => `<tr><td><code>${escape(a.where)}</code></td><td>${escape(a.description)}</td></tr>`)
+    .map((a) => `<tr><td><code>${html(a.where)}</code></td><td>${html(a.description)}</td></tr>`)
     .join('\n');
   sections.push(`<h2>MCP tools</h2><table><tr><th>Where</th><th>Choice</th></tr>${toolRows}</table>`);
   return shell(
@@ -173,7 +182,10 @@ async function guidePages(): Promise<Map<string, string>> {
   const docsDir = join(ROOT, 'docs');
   for (const file of (await readdir(docsDir)).filter((f) => f.endsWith('.md')).sort()) {
     const markdown = await readFile(join(docsDir, file), 'utf8');
-    const html = (marked.parse(markdown, { async: false }) as string).replace(/href="([\w-]+)\.md(#[\w-]*)?"/g, 'href="$1.html$2"');
+    const html = (marked.parse(markdown, { async: false }) as string).replace(
+      /href="([\w-]+)\.md(#[\w-]*)?"/g,
+      'href="$1.html$2"',
+    );
     const title = /^#\s+(.+)$/m.exec(markdown)?.[1] ?? file;
     const name = file === 'guide.md' ? 'index.html' : file.replace(/\.md$/, '.html');
     pages.set(name, shell(title, html));

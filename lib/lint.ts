@@ -21,21 +21,25 @@ export function lintToolSchemas(): string[] {
   const index = loadToolIndex();
   const files = readdirSync(TOOL_SCHEMA_DIR).filter((f) => f.endsWith('.json') && f !== 'index.json');
   const indexed = new Set(index.tools.map((t) => t.file));
-  for (const file of files) if (!indexed.has(file)) problems.push(`mcp-schema/${file} is not listed in index.json`);
+  for (const file of files)
+    if (!indexed.has(file)) problems.push(`mcp-schema/${file} is not listed in index.json`);
   const ajv = createToolAjv();
   for (const tool of loadTools()) {
     const entry = index.tools.find((t) => t.name === tool.name);
-    if (entry?.file !== `${tool.name}.json`) problems.push(`${tool.name}: file name does not match the tool name`);
+    if (entry?.file !== `${tool.name}.json`)
+      problems.push(`${tool.name}: file name does not match the tool name`);
     for (const part of ['inputSchema', 'outputSchema'] as const) {
       try {
         ajv.compile(tool[part]);
       } catch (error) {
         problems.push(`${tool.name}.${part}: ${(error as Error).message}`);
       }
-      if (tool[part].type !== 'object') problems.push(`${tool.name}.${part}: MCP needs type "object" at the top`);
+      if (tool[part].type !== 'object')
+        problems.push(`${tool.name}.${part}: MCP needs type "object" at the top`);
     }
     for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const) {
-      if (typeof tool.annotations?.[hint] !== 'boolean') problems.push(`${tool.name}: annotations.${hint} is not set`);
+      if (typeof tool.annotations?.[hint] !== 'boolean')
+        problems.push(`${tool.name}: annotations.${hint} is not set`);
     }
   }
   return problems;

@@ -15,7 +15,10 @@ export class SpecSchemas {
   private readonly ajv: Ajv2020;
   private readonly cache = new Map<string, ValidateFunction>();
 
-  constructor(readonly spec: Record<string, unknown>, options: { coerceTypes?: boolean; useDefaults?: boolean } = {}) {
+  constructor(
+    readonly spec: Record<string, unknown>,
+    options: { coerceTypes?: boolean; useDefaults?: boolean } = {},
+  ) {
     // OpenAPI schemas carry keywords JSON Schema does not know (example, discriminator, x-...),
     // so the strict mode that the tool schemas get would refuse them.
     this.ajv = new Ajv2020({ strict: false, allErrors: true, ...options });

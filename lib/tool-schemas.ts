@@ -31,9 +31,17 @@ export interface ToolDefinition {
   name: string;
   title: string;
   description: string;
-  inputSchema: Record<string, unknown> & { properties?: Record<string, Record<string, unknown>>; required?: string[] };
+  inputSchema: Record<string, unknown> & {
+    properties?: Record<string, Record<string, unknown>>;
+    required?: string[];
+  };
   outputSchema: Record<string, unknown>;
-  annotations: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
+  annotations: {
+    readOnlyHint: boolean;
+    destructiveHint: boolean;
+    idempotentHint: boolean;
+    openWorldHint: boolean;
+  };
   'x-category': ToolCategory;
   'x-scope': 'read' | 'write';
   'x-permission': string | null;

@@ -8,7 +8,9 @@ const sections = [
 ] as const;
 let failed = false;
 for (const [name, problems] of sections) {
-  console.log(`${problems.length ? '✗' : '✓'} ${name}${problems.length ? `: ${problems.length} problem(s)` : ''}`);
+  console.log(
+    `${problems.length ? '✗' : '✓'} ${name}${problems.length ? `: ${problems.length} problem(s)` : ''}`,
+  );
   for (const p of problems) console.log(`  ${p.replaceAll('\n', '\n  ')}`);
   failed ||= problems.length > 0;
 }

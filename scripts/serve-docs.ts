@@ -14,7 +14,10 @@ const { values } = parseArgs({
 await buildDocsSite();
 const types: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.json': 'application/json' };
 const server = createServer((req, res) => {
-  const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
+  const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)).replace(
+    /^(\.\.[/\\])+/,
+    '',
+  );
   const file = join(DOCS_SITE_DIR, path.endsWith('/') ? `${path}index.html` : path);
   if (!file.startsWith(DOCS_SITE_DIR) || !existsSync(file)) {
     res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
@@ -26,4 +29,5 @@ const server = createServer((req, res) => {
 server.listen(Number(values.port), values.host, () => {
   console.log(`lmskit docs: http://${values.host}:${values.port}/`);
 });
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => server.close(() => process.exit(0)));
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.on(signal, () => server.close(() => process.exit(0)));

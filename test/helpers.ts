@@ -2,15 +2,21 @@
 import { readFileSync } from 'node:fs';
 import { type ApiName, bundlePath } from '../lib/paths.ts';
 
+// biome-ignore lint/suspicious/noExplicitAny: tests walk OpenAPI documents generically, by key.
 export type Spec = Record<string, any>;
 
 export const loadBundle = (api: ApiName): Spec => JSON.parse(readFileSync(bundlePath(api), 'utf8'));
 
 export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'] as const;
 
-/** Every operation of a spec as `{method, path, operation}`. */
+/** Every operation of a spec as `{method, path, operation, parameters}`, path-level parameters included. */
 export function operations(spec: Spec) {
   return Object.entries(spec.paths as Record<string, Spec>).flatMap(([path, item]) =>
-    HTTP_METHODS.filter((m) => item[m]).map((method) => ({ method, path, operation: item[method] as Spec })),
+    HTTP_METHODS.filter((m) => item[m]).map((method) => ({
+      method,
+      path,
+      operation: item[method] as Spec,
+      parameters: [...(item.parameters ?? []), ...(item[method].parameters ?? [])] as Spec[],
+    })),
   );
 }

@@ -17,13 +17,24 @@ interface Case {
 function* exampleCases(spec: Spec, node: unknown, at: string[]): Generator<Case> {
   if (!node || typeof node !== 'object') return;
   const obj = node as Spec;
-  const resolve = (n: Spec) => (n?.$ref ? (n.$ref as string).slice(2).split('/').reduce((a: Spec, k: string) => a[k], spec) : n);
+  const resolve = (n: Spec) =>
+    n?.$ref
+      ? (n.$ref as string)
+          .slice(2)
+          .split('/')
+          .reduce((a: Spec, k: string) => a[k], spec)
+      : n;
   if (obj.schema && (obj.examples || obj.example !== undefined)) {
     // A media type or a parameter: its examples illustrate its `schema`.
-    const values = obj.example !== undefined ? [['example', obj.example]] : Object.entries(obj.examples as Spec).map(([k, e]) => [k, resolve(e).value]);
-    for (const [name, value] of values) yield { where: `${at.join('/')}/${name}`, schemaAt: [...at, 'schema'], value };
+    const values =
+      obj.example !== undefined
+        ? [['example', obj.example]]
+        : Object.entries(obj.examples as Spec).map(([k, e]) => [k, resolve(e).value]);
+    for (const [name, value] of values)
+      yield { where: `${at.join('/')}/${name}`, schemaAt: [...at, 'schema'], value };
   }
-  const isSchema = at.includes('schema') || at.includes('schemas') || at.includes('properties') || at.includes('items');
+  const isSchema =
+    at.includes('schema') || at.includes('schemas') || at.includes('properties') || at.includes('items');
   if (isSchema && obj.example !== undefined && !obj.schema) {
     yield { where: `${at.join('/')}/example`, schemaAt: at, value: obj.example };
   }

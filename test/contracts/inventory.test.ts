@@ -88,8 +88,21 @@ const TOOLS = {
     'get_leaderboard',
     'get_audit_log',
   ],
-  write: ['assign_training', 'bulk_assign', 'assign_chain', 'ban_user', 'unban_user', 'change_user_email', 'clone_course'],
-  'ai-generation': ['upload_source_material', 'create_course_from_prompt', 'create_course_from_files', 'get_course_generation_status'],
+  write: [
+    'assign_training',
+    'bulk_assign',
+    'assign_chain',
+    'ban_user',
+    'unban_user',
+    'change_user_email',
+    'clone_course',
+  ],
+  'ai-generation': [
+    'upload_source_material',
+    'create_course_from_prompt',
+    'create_course_from_files',
+    'get_course_generation_status',
+  ],
   'ai-refinement': ['refine_course', 'regenerate_question', 'regenerate_lesson'],
 };
 const ANNOUNCED_BUT_ABSENT = ['extend_deadline', 'send_reminder'];
@@ -133,7 +146,9 @@ describe('contract inventory (seeds 000 and 001)', () => {
         category,
       ).toEqual(names);
     }
-    expect(readdirSync(TOOL_SCHEMA_DIR).filter((f) => f.endsWith('.json') && f !== 'index.json')).toHaveLength(25);
+    expect(
+      readdirSync(TOOL_SCHEMA_DIR).filter((f) => f.endsWith('.json') && f !== 'index.json'),
+    ).toHaveLength(25);
   });
 
   it('the two announced tools without a backend are listed as absent and have no definition', () => {

@@ -9,7 +9,11 @@ const ops = new Map(operations(v2).map((o) => [o.operation.operationId as string
 
 const deref = (node: Spec | undefined): Spec | undefined => {
   let n = node;
-  while (n?.$ref) n = (n.$ref as string).slice(2).split('/').reduce((acc: Spec, k: string) => acc[k.replaceAll('~1', '/')], v2);
+  while (n?.$ref)
+    n = (n.$ref as string)
+      .slice(2)
+      .split('/')
+      .reduce((acc: Spec, k: string) => acc[k.replaceAll('~1', '/')], v2);
   return n;
 };
 
@@ -21,9 +25,11 @@ function bodyProperties(schema: Spec | undefined): Spec {
   return Object.assign({}, ...nested, s.properties ?? {});
 }
 
-function targetExists(op: Spec, where: string, name: string): boolean {
+type Operation = NonNullable<ReturnType<typeof ops.get>>;
+
+function targetExists({ operation: op, parameters }: Operation, where: string, name: string): boolean {
   if (where === 'path' || where === 'query') {
-    return (op.parameters ?? []).map(deref).some((p: Spec) => p.in === where && p.name === name);
+    return parameters.map(deref).some((p) => p?.in === where && p.name === name);
   }
   const media = where === 'multipart' ? 'multipart/form-data' : 'application/json';
   let props = bodyProperties(deref(op.requestBody)?.content?.[media]?.schema);
@@ -43,30 +49,42 @@ const successResponse = (op: Spec) => {
 describe('tool → backend mapping (seed 000 tool tables)', () => {
   const tools = loadTools();
 
-  it.each(tools.map((t) => [t.name, t] as const))('%s calls v2 operations that exist, by method and path', (_n, tool) => {
-    for (const call of tool['x-backend']) {
-      const op = ops.get(call.operationId);
-      expect(op, call.operationId).toBeDefined();
-      expect(`${op?.method.toUpperCase()} ${op?.path}`).toBe(`${call.method} ${call.path}`);
-    }
-  });
-
-  it.each(tools.map((t) => [t.name, t] as const))('%s maps every parameter onto its operation', (_n, tool: ToolDefinition) => {
-    const mapped = new Set<string>();
-    for (const call of tool['x-backend']) {
-      const op = ops.get(call.operationId)?.operation as Spec;
-      for (const [param, arg] of Object.entries(call.args)) {
-        expect(targetExists(op, arg.in, arg.name), `${param} → ${arg.in} ${arg.name} of ${call.operationId}`).toBe(true);
-        mapped.add(param);
+  it.each(tools.map((t) => [t.name, t] as const))(
+    '%s calls v2 operations that exist, by method and path',
+    (_n, tool) => {
+      for (const call of tool['x-backend']) {
+        const op = ops.get(call.operationId);
+        expect(op, call.operationId).toBeDefined();
+        expect(`${op?.method.toUpperCase()} ${op?.path}`).toBe(`${call.method} ${call.path}`);
       }
-      for (const wire of Object.keys(call.fromPrevious ?? {})) {
-        expect(targetExists(op, 'body', wire) || targetExists(op, 'path', wire), `${wire} of ${call.operationId}`).toBe(true);
-      }
-    }
-    expect([...mapped].sort()).toEqual(Object.keys(tool.inputSchema.properties ?? {}).sort());
-  });
+    },
+  );
 
-  it('the seed\'s shared limits hold in the tool schemas: find_* 20/50, leaderboard 10/50, audit log 50/250', () => {
+  it.each(tools.map((t) => [t.name, t] as const))(
+    '%s maps every parameter onto its operation',
+    (_n, tool: ToolDefinition) => {
+      const mapped = new Set<string>();
+      for (const call of tool['x-backend']) {
+        const op = ops.get(call.operationId) as Operation;
+        for (const [param, arg] of Object.entries(call.args)) {
+          expect(
+            targetExists(op, arg.in, arg.name),
+            `${param} → ${arg.in} ${arg.name} of ${call.operationId}`,
+          ).toBe(true);
+          mapped.add(param);
+        }
+        for (const wire of Object.keys(call.fromPrevious ?? {})) {
+          expect(
+            targetExists(op, 'body', wire) || targetExists(op, 'path', wire),
+            `${wire} of ${call.operationId}`,
+          ).toBe(true);
+        }
+      }
+      expect([...mapped].sort()).toEqual(Object.keys(tool.inputSchema.properties ?? {}).sort());
+    },
+  );
+
+  it("the seed's shared limits hold in the tool schemas: find_* 20/50, leaderboard 10/50, audit log 50/250", () => {
     const limit = (name: string) => tools.find((t) => t.name === name)?.inputSchema.properties?.limit;
     expect(limit('find_user')).toMatchObject({ default: 20, maximum: 50 });
     expect(limit('find_course')).toMatchObject({ default: 20, maximum: 50 });
@@ -77,9 +95,9 @@ describe('tool → backend mapping (seed 000 tool tables)', () => {
   it('v2 bounds agree with the tool bounds for every mapped query parameter', () => {
     for (const tool of tools) {
       for (const call of tool['x-backend']) {
-        const op = ops.get(call.operationId)?.operation as Spec;
+        const { parameters } = ops.get(call.operationId) as Operation;
         for (const [param, arg] of Object.entries(call.args).filter(([, a]) => a.in === 'query')) {
-          const backend = deref((op.parameters ?? []).map(deref).find((p: Spec) => p.name === arg.name)?.schema) as Spec;
+          const backend = deref(parameters.map(deref).find((p) => p?.name === arg.name)?.schema) as Spec;
           const own = tool.inputSchema.properties?.[param] as Spec;
           for (const bound of ['default', 'minimum', 'maximum', 'enum'] as const) {
             expect(backend[bound], `${tool.name}.${param} ${bound}`).toEqual(own[bound]);
@@ -89,7 +107,7 @@ describe('tool → backend mapping (seed 000 tool tables)', () => {
     }
   });
 
-  it('each single-call tool\'s outputSchema accepts its backend\'s documented success examples', () => {
+  it("each single-call tool's outputSchema accepts its backend's documented success examples", () => {
     const ajv = createToolAjv();
     let checked = 0;
     for (const tool of tools.filter((t) => t['x-backend'].length === 1 && !t['x-backend'][0]?.each)) {
