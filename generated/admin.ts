@@ -192,6 +192,244 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/clock/set": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set the virtual clock
+         * @description Moves the virtual clock to `now`. Moving it backwards is allowed for tests, but deadlines and quotas then follow the new time.
+         */
+        post: operations["setClock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenants/{tenantId}/users/{userId}/courses/{courseId}/progress": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant's id; the seeded tenant is `demo`. */
+                tenantId: components["parameters"]["TenantId"];
+                /** @description The user's integer id (the `userId` of `/api/v2`, the `id` of `listTenantUsers`). */
+                userId: components["parameters"]["UserId"];
+                /** @description The course's integer id (the `courseId` of `/api/v2`). */
+                courseId: components["parameters"]["CourseId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Simulate a learner on an assigned course
+         * @description Acts as the learner `userId` on the assignment of course `courseId`, as the platform's player
+         *     would. `start` sets `startedAt`. `progress` sets `progressValue` (and `startedAt` when the
+         *     course was not started). `finish` sets `finishedAt`, sets `progressValue` to 100 and the result
+         *     to `resultValue` (100 when omitted), emits the `course.finished` webhook event and issues a
+         *     certificate when the course has one. Every time is taken from the virtual clock.
+         *
+         *     404 when there is no such tenant, user or course, or the course is not assigned to the user;
+         *     409 `ALREADY_FINISHED` when the assignment is finished already, and nothing changes.
+         */
+        post: operations["recordProgress"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenants/{tenantId}/courses/{courseId}/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant's id; the seeded tenant is `demo`. */
+                tenantId: components["parameters"]["TenantId"];
+                /** @description The course's integer id (the `courseId` of `/api/v2`). */
+                courseId: components["parameters"]["CourseId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish a course
+         * @description Takes the course out of draft, as an author would in the platform's editor. The first publication sets `publishedAt` and emits the `course.published` webhook event; publishing a published course changes nothing, emits nothing and answers the course again.
+         */
+        post: operations["publishCourse"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenants/{tenantId}/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant's id; the seeded tenant is `demo`. */
+                tenantId: components["parameters"]["TenantId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a tenant's webhook receivers
+         * @description The endpoints that receive the tenant's webhook events. Never their secrets.
+         */
+        get: operations["listWebhookReceivers"];
+        put?: never;
+        /**
+         * Register a webhook receiver
+         * @description From now on, every event of the tenant whose type is in `events` (every event when `events`
+         *     is omitted) is POSTed to `url` and signed with `secret`; see `listWebhookDeliveries` for the
+         *     delivery rules. The secret is never returned.
+         */
+        post: operations["createWebhookReceiver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenants/{tenantId}/webhooks/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant's id; the seeded tenant is `demo`. */
+                tenantId: components["parameters"]["TenantId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List webhook deliveries
+         * @description The tenant's deliveries, newest first. Each event is POSTed to each matching receiver as the
+         *     envelope `{occuredAt, type, body}` (the `WebhookEvent` of `/openapi/v1`) with the headers
+         *     `X-Lmskit-Event-Id` (the event id, for de-duplication), `X-Lmskit-Event` (the dot-notation
+         *     type) and `X-Lmskit-Signature: sha256=<hex HMAC-SHA256 of the raw body with the receiver's secret>`.
+         *
+         *     A non-2xx answer, or no answer, is retried with exponential backoff — 1 s, 2 s, 4 s, … of
+         *     wall-clock time — up to 6 attempts in all; the delivery is then `failed`. Delivery is at least
+         *     once: a receiver may see an event twice and should drop repeats by `X-Lmskit-Event-Id`.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenants/{tenantId}/webhooks/{receiverId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant's id; the seeded tenant is `demo`. */
+                tenantId: components["parameters"]["TenantId"];
+                /** @description The webhook receiver's id. Receiver ids start with `wh_`, so the literal path `/webhooks/deliveries` never names a receiver. */
+                receiverId: components["parameters"]["ReceiverId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook receiver
+         * @description Removes the receiver; no further event is sent to it.
+         */
+        delete: operations["deleteWebhookReceiver"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/journal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the request journal
+         * @description The most recent requests the mock answered, on every API, newest first. The journal holds the last 1000 requests; older ones are dropped.
+         */
+        get: operations["getRequestJournal"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/faults": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the injected faults
+         * @description The faults still in force, with how many more requests each applies to.
+         */
+        get: operations["listFaults"];
+        put?: never;
+        /**
+         * Inject a fault
+         * @description The next `count` requests that match `method` and `path` get `status` and `body` instead of
+         *     the real answer (nothing changes in the state), or are answered after the added `latencyMs`
+         *     (the real answer, delayed). With both, the fault answer comes after the latency. A request
+         *     that several faults match takes the oldest.
+         */
+        post: operations["createFault"];
+        /**
+         * Clear all faults
+         * @description Removes every fault; requests get their real answers again.
+         */
+        delete: operations["clearFaults"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/snapshot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the platform state
+         * @description The whole platform state and the virtual time, to load again with `importSnapshot`. MCP keys appear as their SHA-256 hashes only, so a snapshot holds no usable MCP key.
+         */
+        get: operations["exportSnapshot"];
+        /**
+         * Import a platform state
+         * @description Replaces the whole platform state, and the virtual time, with the snapshot. A body that is not an lmskit state snapshot answers 400 and nothing changes.
+         */
+        put: operations["importSnapshot"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -426,6 +664,370 @@ export interface components {
              */
             seconds: number;
         };
+        /** @description The time to set the clock to. */
+        SetClockRequest: {
+            /**
+             * @description The new virtual time, Unix seconds.
+             * @example 1769904000
+             */
+            now: number;
+        };
+        /** @description What the simulated learner does. `progress` needs `progressValue`. */
+        RecordProgressRequest: {
+            /**
+             * @description `start` opens the course, `progress` moves the progress to `progressValue`, `finish` completes the course with `resultValue`.
+             * @example progress
+             * @enum {string}
+             */
+            action: "start" | "progress" | "finish";
+            /**
+             * @description The new progress in percent, for `progress`; ignored by the other actions (`finish` sets 100).
+             * @example 40
+             */
+            progressValue?: number;
+            /**
+             * @description The result (score) in percent, for `finish`; ignored by the other actions.
+             * @default 100
+             * @example 90
+             */
+            resultValue: number;
+        };
+        /** @description One course assigned to one user, as the mock keeps it. */
+        AdminAssignment: {
+            /**
+             * @description The learner's integer id.
+             * @example 5
+             */
+            userId: number;
+            /**
+             * @description The course's integer id.
+             * @example 7
+             */
+            courseId: number;
+            /**
+             * @description When the course was assigned, Unix seconds of the virtual clock.
+             * @example 1767139200
+             */
+            assignedAt: number;
+            /**
+             * @description When the learner started, or null when not started.
+             * @example 1767225600
+             */
+            startedAt: number | null;
+            /**
+             * @description When the learner finished, or null when not finished.
+             * @example null
+             */
+            finishedAt: number | null;
+            /**
+             * @description The deadline, or null when there is none.
+             * @example 1769904000
+             */
+            deadlineAt: number | null;
+            /**
+             * @description Progress through the course, percent.
+             * @example 40
+             */
+            progressValue: number;
+            /**
+             * @description The result (score) in percent, or null until the course is finished.
+             * @example null
+             */
+            resultValue: number | null;
+            /**
+             * @description `notStarted`, `inProgress`, `finished`, or `overdue` when the deadline passed before the course was finished.
+             * @example inProgress
+             * @enum {string}
+             */
+            status: "notStarted" | "inProgress" | "finished" | "overdue";
+            /**
+             * @description The certificate issued on finishing, or null when there is none (not finished, or the course has no certificate).
+             * @example null
+             */
+            certificateId: number | null;
+        };
+        /** @description A published course. */
+        PublishedCourse: {
+            /**
+             * @description The course's integer id.
+             * @example 7
+             */
+            id: number;
+            /**
+             * @description The course name.
+             * @example Information security basics
+             */
+            name: string;
+            /**
+             * @description Always false once published.
+             * @constant
+             */
+            isDraft: false;
+            /**
+             * @description When the course was first published, Unix seconds of the virtual clock.
+             * @example 1767225600
+             */
+            publishedAt: number;
+        };
+        /**
+         * @description An event type in case-sensitive dot notation, such as `user.created`, `group.user.created`, `course.finished` or `course.published`.
+         * @example course.finished
+         */
+        WebhookEventName: string;
+        /** @description An endpoint that receives the tenant's webhook events. The secret is never shown. */
+        WebhookReceiver: {
+            /**
+             * @description The receiver id.
+             * @example wh_1
+             */
+            id: string;
+            /**
+             * Format: uri
+             * @description The URL that each event is POSTed to.
+             * @example http://127.0.0.1:9000/hooks/lms
+             */
+            url: string;
+            /** @description The event types sent to this receiver, or null for every event. */
+            events: components["schemas"]["WebhookEventName"][] | null;
+            /**
+             * @description Creation time, Unix seconds of the virtual clock.
+             * @example 1767225600
+             */
+            createdAt: number;
+        };
+        /** @description The webhook receivers of a tenant. */
+        WebhookReceiverList: {
+            /** @description The receivers, oldest first. */
+            receivers: components["schemas"]["WebhookReceiver"][];
+        };
+        /** @description Where to send events, the signing secret and which events to send. */
+        CreateWebhookReceiverRequest: {
+            /**
+             * Format: uri
+             * @description The URL that each event is POSTed to.
+             * @example http://127.0.0.1:9000/hooks/lms
+             */
+            url: string;
+            /**
+             * @description The key of the HMAC-SHA256 signature in `X-Lmskit-Signature`. Never returned.
+             * @example s3cret-signing-key
+             */
+            secret: string;
+            /** @description The event types to send; every event when omitted. */
+            events?: components["schemas"]["WebhookEventName"][];
+        };
+        /** @description One attempt to deliver an event. */
+        WebhookDeliveryAttempt: {
+            /**
+             * Format: date-time
+             * @description When the attempt was made, wall-clock time (not the virtual clock), ISO 8601 UTC.
+             * @example 2026-05-12T09:30:01Z
+             */
+            at: string;
+            /**
+             * @description The HTTP status the receiver answered, or null when there was no answer.
+             * @example 503
+             */
+            status: number | null;
+            /**
+             * @description Why the attempt failed (a non-2xx status, a refused connection, a timeout), or null when it succeeded.
+             * @example Receiver answered 503.
+             */
+            error: string | null;
+        };
+        /** @description One event on its way to one receiver. */
+        WebhookDelivery: {
+            /**
+             * @description The delivery id.
+             * @example dlv_12
+             */
+            id: string;
+            /**
+             * @description The receiver the event goes to.
+             * @example wh_1
+             */
+            receiverId: string;
+            /**
+             * @description The event id, sent as `X-Lmskit-Event-Id`; the same on every attempt and for every receiver of the event, so receivers can drop duplicates.
+             * @example evt_31
+             */
+            eventId: string;
+            eventType: components["schemas"]["WebhookEventName"];
+            /**
+             * @description `pending` while attempts remain, `delivered` after a 2xx answer, `failed` after the sixth attempt failed.
+             * @example pending
+             * @enum {string}
+             */
+            state: "pending" | "delivered" | "failed";
+            /** @description The attempts so far, oldest first. */
+            attempts: components["schemas"]["WebhookDeliveryAttempt"][];
+            /**
+             * Format: date-time
+             * @description When the next attempt is due, wall-clock time, or null when the delivery is `delivered` or `failed`.
+             * @example 2026-05-12T09:30:03Z
+             */
+            nextAttemptAt: string | null;
+        };
+        /** @description Webhook deliveries of a tenant. */
+        WebhookDeliveryList: {
+            /** @description The deliveries, newest first. */
+            deliveries: components["schemas"]["WebhookDelivery"][];
+        };
+        /** @description One request the mock answered. */
+        JournalEntry: {
+            /**
+             * Format: date-time
+             * @description When the request arrived, wall-clock time, ISO 8601 UTC.
+             * @example 2026-05-12T09:30:00Z
+             */
+            at: string;
+            /**
+             * @description The HTTP method.
+             * @example GET
+             */
+            method: string;
+            /**
+             * @description The full request path, without the query string.
+             * @example /openapi/v1/courses
+             */
+            path: string;
+            /**
+             * @description The HTTP status of the answer.
+             * @example 200
+             */
+            status: number;
+            /**
+             * @description Time from request to answer, milliseconds.
+             * @example 1.8
+             */
+            latencyMs: number;
+            /**
+             * @description The API the path belongs to: `v1` (`/openapi/v1`), `v2` (`/api/v2`), `admin` (`/__admin`) or `other`.
+             * @example v1
+             * @enum {string}
+             */
+            api: "v1" | "v2" | "admin" | "other";
+        };
+        /** @description The most recent requests the mock answered. */
+        RequestJournal: {
+            /** @description The requests, newest first. */
+            requests: components["schemas"]["JournalEntry"][];
+        };
+        /**
+         * @description The HTTP method a fault matches.
+         * @example GET
+         * @enum {string}
+         */
+        HttpMethod: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+        /** @description An injected fault and how many more requests it applies to. */
+        Fault: {
+            /**
+             * @description The fault id.
+             * @example fault_1
+             */
+            id: string;
+            method: components["schemas"]["HttpMethod"];
+            /**
+             * @description The request path the fault matches; a trailing `*` matches any suffix.
+             * @example /openapi/v1/courses
+             */
+            path: string;
+            /**
+             * @description How many more matching requests the fault applies to.
+             * @example 1
+             */
+            remaining: number;
+            /**
+             * @description The status answered instead of the real answer, or null when the fault only adds latency.
+             * @example 503
+             */
+            status: number | null;
+            /**
+             * @description The JSON body sent with `status`; absent when none was given.
+             * @example {
+             *       "error": "Service temporarily unavailable.",
+             *       "code": "UNAVAILABLE"
+             *     }
+             */
+            body?: unknown;
+            /**
+             * @description Milliseconds added before the answer, or null when none.
+             * @example null
+             */
+            latencyMs: number | null;
+        };
+        /** @description The faults still in force. */
+        FaultList: {
+            /** @description The faults, oldest first; a fault leaves the list when `remaining` reaches 0. */
+            faults: components["schemas"]["Fault"][];
+        };
+        /** @description Which requests to disturb and how. At least one of `status` and `latencyMs` is required. */
+        CreateFaultRequest: {
+            method: components["schemas"]["HttpMethod"];
+            /**
+             * @description The full request path, such as `/openapi/v1/courses`; a trailing `*` matches any suffix (`/api/v2/*`).
+             * @example /openapi/v1/courses
+             */
+            path: string;
+            /**
+             * @description How many matching requests the fault applies to.
+             * @default 1
+             * @example 1
+             */
+            count: number;
+            /**
+             * @description The status to answer instead of the real answer.
+             * @example 503
+             */
+            status?: number;
+            /**
+             * @description Any JSON value, sent as the JSON body with `status`; no body when omitted.
+             * @example {
+             *       "error": "Service temporarily unavailable.",
+             *       "code": "UNAVAILABLE"
+             *     }
+             */
+            body?: unknown;
+            /**
+             * @description Milliseconds to wait before answering.
+             * @example 2000
+             */
+            latencyMs?: number;
+        } | unknown | unknown;
+        /** @description The whole platform state, for saving and loading. Its inner shape belongs to the mock and may grow; read it back with `importSnapshot` only. */
+        StateSnapshot: {
+            /**
+             * @description Marks the object as an lmskit state snapshot.
+             * @constant
+             */
+            format: "lmskit-state";
+            /**
+             * @description The snapshot format version.
+             * @constant
+             */
+            version: 1;
+            /**
+             * @description The virtual time of the snapshot, Unix seconds.
+             * @example 1767225600
+             */
+            now: number;
+            /** @description The whole platform state per tenant, keyed by tenant id — licence, users, groups, courses, assignments, webhook receivers, MCP key records. MCP keys appear as SHA-256 hashes only. */
+            tenants: {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description The state after an import. */
+        ImportSnapshotResult: {
+            /**
+             * @description The virtual time after the import, Unix seconds.
+             * @example 1767225600
+             */
+            now: number;
+            /** @description The ids of the tenants loaded. */
+            tenants: string[];
+        };
     };
     responses: {
         /** @description The request does not match the contract; nothing changed. */
@@ -446,7 +1048,7 @@ export interface components {
                 "application/json": components["schemas"]["AdminError"];
             };
         };
-        /** @description No such tenant, user or key. */
+        /** @description No such tenant, or no such user, course, assignment, key or webhook receiver in it. */
         NotFound: {
             headers: {
                 [name: string]: unknown;
@@ -464,12 +1066,33 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The request conflicts with the current state; nothing changed. */
+        Conflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminError"];
+            };
+        };
     };
     parameters: {
         /** @description The tenant's id; the seeded tenant is `demo`. */
         TenantId: string;
         /** @description The key record's id (not the key). */
         KeyId: string;
+        /** @description The user's integer id (the `userId` of `/api/v2`, the `id` of `listTenantUsers`). */
+        UserId: number;
+        /** @description The course's integer id (the `courseId` of `/api/v2`). */
+        CourseId: number;
+        /** @description Only the deliveries to this receiver; all receivers of the tenant when omitted. */
+        ReceiverIdFilter: string;
+        /** @description The most deliveries to return, newest first. */
+        DeliveryLimit: number;
+        /** @description The webhook receiver's id. Receiver ids start with `wh_`, so the literal path `/webhooks/deliveries` never names a receiver. */
+        ReceiverId: string;
+        /** @description The most requests to return, newest first. The journal holds the last 1000 requests. */
+        JournalLimit: number;
     };
     requestBodies: never;
     headers: never;
@@ -759,6 +1382,350 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Clock"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    setClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetClockRequest"];
+            };
+        };
+        responses: {
+            /** @description The virtual time after the move. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Clock"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    recordProgress: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant's id; the seeded tenant is `demo`. */
+                tenantId: components["parameters"]["TenantId"];
+                /** @description The user's integer id (the `userId` of `/api/v2`, the `id` of `listTenantUsers`). */
+                userId: components["parameters"]["UserId"];
+                /** @description The course's integer id (the `courseId` of `/api/v2`). */
+                courseId: components["parameters"]["CourseId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecordProgressRequest"];
+            };
+        };
+        responses: {
+            /** @description The assignment after the action. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminAssignment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    publishCourse: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant's id; the seeded tenant is `demo`. */
+                tenantId: components["parameters"]["TenantId"];
+                /** @description The course's integer id (the `courseId` of `/api/v2`). */
+                courseId: components["parameters"]["CourseId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The published course. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublishedCourse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listWebhookReceivers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant's id; the seeded tenant is `demo`. */
+                tenantId: components["parameters"]["TenantId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The receivers, oldest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookReceiverList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    createWebhookReceiver: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant's id; the seeded tenant is `demo`. */
+                tenantId: components["parameters"]["TenantId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookReceiverRequest"];
+            };
+        };
+        responses: {
+            /** @description The new receiver, without its secret. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookReceiver"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Only the deliveries to this receiver; all receivers of the tenant when omitted. */
+                receiverId?: components["parameters"]["ReceiverIdFilter"];
+                /** @description The most deliveries to return, newest first. */
+                limit?: components["parameters"]["DeliveryLimit"];
+            };
+            header?: never;
+            path: {
+                /** @description The tenant's id; the seeded tenant is `demo`. */
+                tenantId: components["parameters"]["TenantId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deliveries, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteWebhookReceiver: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant's id; the seeded tenant is `demo`. */
+                tenantId: components["parameters"]["TenantId"];
+                /** @description The webhook receiver's id. Receiver ids start with `wh_`, so the literal path `/webhooks/deliveries` never names a receiver. */
+                receiverId: components["parameters"]["ReceiverId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deleted receiver. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookReceiver"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getRequestJournal: {
+        parameters: {
+            query?: {
+                /** @description The most requests to return, newest first. The journal holds the last 1000 requests. */
+                limit?: components["parameters"]["JournalLimit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The requests, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestJournal"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    listFaults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The faults, oldest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FaultList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    createFault: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateFaultRequest"];
+            };
+        };
+        responses: {
+            /** @description The new fault. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Fault"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    clearFaults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No faults remain. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FaultList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    exportSnapshot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The state snapshot. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StateSnapshot"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    importSnapshot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StateSnapshot"];
+            };
+        };
+        responses: {
+            /** @description The state was replaced. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportSnapshotResult"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -1,0 +1,109 @@
+// The mock as an Express app: `/openapi/v1`, `/api/v2` and `/__admin` over one platform. Only
+// main.ts listens; tests build the app in-process (STYLE.md, "createApp() returns the app").
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { DomainError } from './domain/errors.ts';
+import type { Platform } from './domain/platform.ts';
+import { adminRouter, sendAdminError } from './http/admin/router.ts';
+import { Runtime } from './http/runtime.ts';
+import { sendV1Error, v1ErrorOf } from './http/v1/errors.ts';
+import { v1Router } from './http/v1/router.ts';
+import { loadSpecs, type Specs } from './specs.ts';
+
+export interface AppOptions {
+  platform: Platform;
+  adminToken: string;
+  version?: string;
+  /** Check every JSON answer against the contract and answer 500 on a departure (on in tests). */
+  validateResponses?: boolean;
+  specs?: Specs;
+  onStateReplaced?: () => void;
+}
+
+/** Issue #3 item 10: bodies over 1 MB are refused. */
+export const BODY_LIMIT = '1mb';
+
+type Api = 'v1' | 'admin' | 'other';
+const apiOf = (path: string): Api =>
+  path.startsWith('/openapi/v1') ? 'v1' : path.startsWith('/__admin') ? 'admin' : 'other';
+
+/** Answers in the error shape of the API the request was for. */
+function sendError(req: Request, res: Response, status: number, code: string, message: string): void {
+  if (apiOf(req.originalUrl) === 'v1') sendV1Error(res, { status, message });
+  else sendAdminError(res, status, code, message);
+}
+
+const ADMIN_STATUS: Record<DomainError['kind'], number> = {
+  validation: 400,
+  not_found: 404,
+  conflict: 409,
+  unprocessable: 422,
+  forbidden: 403,
+};
+
+/** Bodies must be JSON where the contract takes JSON; anything else is a clear 400. */
+function requireJson(req: Request, res: Response, next: NextFunction): void {
+  const hasBody = Number(req.get('content-length') ?? 0) > 0 || req.get('transfer-encoding') !== undefined;
+  if (hasBody && !req.is('application/json')) {
+    sendError(req, res, 400, 'VALIDATION_ERROR', 'Content-Type must be application/json');
+  } else next();
+}
+
+export function createApp(options: AppOptions) {
+  const { platform } = options;
+  const specs = options.specs ?? loadSpecs();
+  const runtime = new Runtime();
+  const mismatch = (api: Api) =>
+    options.validateResponses
+      ? (res: Response, status: number, errors: string[], operation: Record<string, unknown>) => {
+          const message = `Response ${status} of ${String(operation.operationId)} does not match the contract: ${errors.join('; ')}`;
+          if (api === 'v1') sendV1Error(res.status(500), { status: 500, message });
+          else sendAdminError(res, 500, 'CONTRACT_VIOLATION', message);
+        }
+      : undefined;
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('query parser', 'extended');
+  app.use(runtime.recordRequests);
+  app.use(runtime.injectFaults);
+  app.use(requireJson);
+  app.use(express.json({ limit: BODY_LIMIT, type: 'application/json' }));
+
+  app.use('/openapi/v1', v1Router({ spec: specs.v1, platform, onResponseMismatch: mismatch('v1') }));
+  app.use(
+    '/__admin',
+    adminRouter({
+      spec: specs.admin,
+      platform,
+      runtime,
+      adminToken: options.adminToken,
+      version: options.version ?? '0.0.0',
+      onStateReplaced: options.onStateReplaced,
+      onResponseMismatch: mismatch('admin'),
+    }),
+  );
+
+  app.use((req: Request, res: Response) =>
+    sendError(req, res, 404, 'NOT_FOUND', `No route for ${req.method} ${req.path}`),
+  );
+
+  // Errors: the platform's own in the API's shape; body-parser failures as 400; anything else 500.
+  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    if (error instanceof DomainError) {
+      if (apiOf(req.originalUrl) === 'v1') return sendV1Error(res, v1ErrorOf(error));
+      const status = error.code === 'LICENSE_RESTRICTED' ? 402 : ADMIN_STATUS[error.kind];
+      return sendAdminError(res, status, error.code ?? 'ERROR', error.message);
+    }
+    const e = error as { type?: string; status?: number };
+    if (e.type === 'entity.too.large')
+      return sendError(req, res, 400, 'VALIDATION_ERROR', `Request body is larger than ${BODY_LIMIT}`);
+    if (e.type === 'entity.parse.failed')
+      return sendError(req, res, 400, 'VALIDATION_ERROR', 'Malformed JSON body');
+    if (e.status && e.status >= 400 && e.status < 500)
+      return sendError(req, res, 400, 'VALIDATION_ERROR', 'Bad request');
+    console.error(error);
+    sendError(req, res, 500, 'INTERNAL', 'Internal error of the mock');
+  });
+
+  return { app, runtime };
+}

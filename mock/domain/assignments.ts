@@ -1,0 +1,150 @@
+// Assignments of courses to users (seed 001, "Assignment"; seed 000, assign_training and friends).
+// Assigning is idempotent: a user holds at most one assignment per course, and re-assigning it is a
+// no-op. The flags `isCourseStarted/Finished/Expired` are derived from the record and the clock.
+import { type Actor, audit } from './audit.ts';
+import { DAY } from './clock.ts';
+import { DomainError, notFound } from './errors.ts';
+import { courseFinished } from './events.ts';
+import type { Assignment } from './model.ts';
+import type { TenantState } from './tenant-state.ts';
+
+export type AssignmentStatus = 'notStarted' | 'inProgress' | 'finished' | 'overdue';
+
+export interface AssignOptions {
+  startAt?: number | null;
+  deadlineAt?: number | null;
+}
+
+export const isExpired = (a: Assignment, now: number) =>
+  a.finishedAt === null && a.deadlineAt !== null && now > a.deadlineAt;
+
+export function statusOf(a: Assignment, now: number): AssignmentStatus {
+  if (a.finishedAt !== null) return 'finished';
+  if (isExpired(a, now)) return 'overdue';
+  return a.startedAt !== null ? 'inProgress' : 'notStarted';
+}
+
+/** Assigns one course to one user; answers the assignment and whether it is new. */
+export function assign(
+  t: TenantState,
+  userId: number,
+  courseId: number,
+  options: AssignOptions,
+  at: number,
+): { assignment: Assignment; created: boolean } {
+  const existing = t.assignment(userId, courseId);
+  if (existing) return { assignment: existing, created: false };
+  const assignment: Assignment = {
+    id: t.nextId('assignment'),
+    userId,
+    courseId,
+    assignedAt: at,
+    startAt: options.startAt ?? null,
+    deadlineAt: options.deadlineAt ?? null,
+    startedAt: null,
+    finishedAt: null,
+    progressValue: 0,
+    resultValue: null,
+  };
+  t.addAssignment(assignment);
+  return { assignment, created: true };
+}
+
+/** Assigns a course to every member of a group, and to its future members. */
+export function assignToGroup(
+  t: TenantState,
+  groupId: number,
+  courseId: number,
+  options: AssignOptions,
+  at: number,
+): number {
+  const group = t.groups.get(groupId);
+  if (!group) throw notFound(`group ${groupId}`);
+  if (!group.courseIds.includes(courseId)) group.courseIds.push(courseId);
+  let created = 0;
+  for (const userId of group.memberIds) if (assign(t, userId, courseId, options, at).created) created++;
+  return created;
+}
+
+// Learner progress, driven through the admin API in place of a learner's browser.
+
+function assignmentOf(t: TenantState, userId: number, courseId: number): Assignment {
+  if (!t.users.has(userId)) throw notFound(`user ${userId}`);
+  if (!t.courses.has(courseId)) throw notFound(`course ${courseId}`);
+  const a = t.assignment(userId, courseId);
+  if (!a) throw notFound(`assignment of course ${courseId} to user ${userId}`);
+  return a;
+}
+
+const refuseFinished = (a: Assignment) => {
+  if (a.finishedAt !== null) {
+    throw new DomainError(
+      'conflict',
+      'the assignment is finished already',
+      {},
+      undefined,
+      'ALREADY_FINISHED',
+    );
+  }
+};
+
+export function startCourse(t: TenantState, userId: number, courseId: number, at: number): Assignment {
+  const a = assignmentOf(t, userId, courseId);
+  refuseFinished(a);
+  t.markStarted(a, at);
+  return a;
+}
+
+export function setProgress(
+  t: TenantState,
+  userId: number,
+  courseId: number,
+  progress: number,
+  at: number,
+): Assignment {
+  const a = assignmentOf(t, userId, courseId);
+  refuseFinished(a);
+  t.markStarted(a, at);
+  a.progressValue = Math.min(99, progress);
+  return a;
+}
+
+/** Finishes a course: the result is recorded, `course.finished` is emitted, a certificate issued when the course has one. */
+export function finishCourse(
+  t: TenantState,
+  actor: Actor,
+  userId: number,
+  courseId: number,
+  result: number,
+  at: number,
+): Assignment {
+  const a = assignmentOf(t, userId, courseId);
+  refuseFinished(a);
+  const user = t.users.get(userId);
+  const course = t.courses.get(courseId);
+  if (!user || !course) throw notFound('assignment');
+  t.markFinished(a, at, result);
+  if (course.settings.hasCertificate && result >= course.settings.passingScore) {
+    const days = course.settings.certificateValidDays;
+    t.certificates.push({
+      id: t.nextId('certificate'),
+      userId,
+      courseId,
+      issuedAt: at,
+      expiresAt: days ? at + days * DAY : null,
+    });
+  }
+  courseFinished(t, user, course, result, at);
+  audit(
+    t,
+    actor,
+    at,
+    'course.finish',
+    { type: 'assignment', id: String(a.id) },
+    { userId, courseId, resultValue: result },
+  );
+  return a;
+}
+
+export const certificateOf = (t: TenantState, userId: number, courseId: number) =>
+  t.certificates.find((c) => c.userId === userId && c.courseId === courseId) ?? null;

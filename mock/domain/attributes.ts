@@ -1,0 +1,162 @@
+// Custom attribute definitions and values (seed 001, "Custom attribute (users and groups)").
+// Definitions are upserted — group attributes matched by `apiId`, user attributes by `id` — their
+// type never changes, and options of choice types may. Values are checked against their definition.
+import { DomainError, FieldErrors } from './errors.ts';
+import { type AttributeDefinition, type AttributeType, type AttributeValue, CHOICE_TYPES } from './model.ts';
+import type { TenantState } from './tenant-state.ts';
+
+export interface AttributeInput {
+  id?: number;
+  name: string;
+  type: AttributeType;
+  apiId?: string;
+  position: number;
+  isRequired: boolean;
+  isVisible: boolean;
+  isEditable?: boolean;
+  extraData?: { position?: number; value: string }[] | null;
+}
+
+export const definitionsOf = (t: TenantState, scope: 'user' | 'group') =>
+  [...t.attributes.values()]
+    .filter((a) => a.scope === scope)
+    .sort((a, b) => a.position - b.position || a.id - b.id);
+
+/** Creates or updates definitions; all-or-nothing: any error leaves every definition as it was. */
+export function upsertAttributes(
+  t: TenantState,
+  scope: 'user' | 'group',
+  inputs: AttributeInput[],
+): AttributeDefinition[] {
+  const errors = new FieldErrors();
+  const existing = definitionsOf(t, scope);
+  const apiIdsInRequest = new Map<string, number>();
+  const matches = inputs.map((input, i) => {
+    const key = `attributes[${i}]`;
+    const match =
+      scope === 'group'
+        ? existing.find((d) => input.apiId !== undefined && d.apiId === input.apiId)
+        : input.id !== undefined
+          ? existing.find((d) => d.id === input.id)
+          : undefined;
+    if (scope === 'user' && input.id !== undefined && !match) errors.add(`${key}.id`, 'attribute not found');
+    if (match && match.type !== input.type) errors.add(`${key}.type`, 'type cannot be changed');
+    if (CHOICE_TYPES.includes(input.type) && !input.extraData?.length) {
+      errors.add(`${key}.extraData`, 'options required for choice type attributes');
+    }
+    if (input.apiId !== undefined) {
+      const clash = [...t.attributes.values()].find((d) => d.apiId === input.apiId && d !== match);
+      if (clash || apiIdsInRequest.has(input.apiId)) errors.add(`${key}.apiId`, 'apiId must be unique');
+      apiIdsInRequest.set(input.apiId, i);
+    }
+    return match;
+  });
+  errors.throwIfAny();
+
+  return inputs.map((input, i) => {
+    const def: AttributeDefinition = matches[i] ?? {
+      id: t.nextId('attribute'),
+      scope,
+      name: input.name,
+      type: input.type,
+      apiId: input.apiId ?? '',
+      position: input.position,
+      isRequired: input.isRequired,
+      isVisible: input.isVisible,
+      isEditable: input.isEditable ?? true,
+      extraData: null,
+    };
+    if (!def.apiId) def.apiId = `${scope}_attr_${def.id}`;
+    def.name = input.name;
+    def.position = input.position;
+    def.isRequired = input.isRequired;
+    def.isVisible = input.isVisible;
+    if (scope === 'user') def.isEditable = input.isEditable ?? def.isEditable;
+    def.extraData = CHOICE_TYPES.includes(def.type)
+      ? mergeOptions(t, def.extraData ?? [], input.extraData ?? [])
+      : null;
+    t.attributes.set(def.id, def);
+    return def;
+  });
+}
+
+/** Options keep their id when their value is kept; new values get new ids; missing ones are dropped. */
+function mergeOptions(
+  t: TenantState,
+  current: NonNullable<AttributeDefinition['extraData']>,
+  wanted: NonNullable<AttributeInput['extraData']>,
+) {
+  return wanted.map((o, i) => ({
+    id: current.find((c) => c.value === o.value)?.id ?? t.nextId('attributeOption'),
+    position: o.position ?? i + 1,
+    value: o.value,
+  }));
+}
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/** Why `value` does not fit `def`, or null (seed 001, "Type rules"). */
+function valueProblem(t: TenantState, def: AttributeDefinition, value: AttributeValue): string | null {
+  if (value === null) return def.isRequired ? 'is required' : null;
+  const options = (def.extraData ?? []).map((o) => o.value);
+  switch (def.type) {
+    case 1:
+      return typeof value !== 'string'
+        ? 'must be text'
+        : value.length > 255
+          ? 'must be at most 255 characters'
+          : null;
+    case 2:
+      return typeof value === 'string' && ISO_DATE.test(value) && !Number.isNaN(Date.parse(value))
+        ? null
+        : 'must be a date in ISO format';
+    case 3:
+      return typeof value === 'string' && options.includes(value)
+        ? null
+        : `must be one of: ${options.join(', ')}`;
+    case 4:
+      return Array.isArray(value) && value.every((v) => typeof v === 'string' && options.includes(v))
+        ? null
+        : `must be a list of: ${options.join(', ')}`;
+    case 5:
+      return typeof value === 'string' && t.userByApiId(value) ? null : 'must be the API id of a user';
+    case 6:
+      return typeof value === 'boolean' ? null : 'must be true or false';
+    case 7:
+      return typeof value === 'string' && /^https?:\/\/\S+$/.test(value) ? null : 'must be an http(s) link';
+    case 8:
+      return typeof value === 'number' && Number.isFinite(value) ? null : 'must be a number';
+  }
+}
+
+/**
+ * Checks a complete set of values (create, or PATCH which replaces the set): each key must name a
+ * definition, each value fit its type, and each required attribute be present.
+ * Users key values by `apiId`, groups by `name`.
+ */
+export function checkValues(
+  t: TenantState,
+  scope: 'user' | 'group',
+  values: Record<string, AttributeValue>,
+  errors: FieldErrors,
+): void {
+  const defs = definitionsOf(t, scope);
+  const keyOf = (d: AttributeDefinition) => (scope === 'user' ? d.apiId : d.name);
+  for (const [key, value] of Object.entries(values)) {
+    const def = defs.find((d) => keyOf(d) === key);
+    if (!def) errors.add(`attributes.${key}`, 'unknown attribute');
+    else {
+      const problem = valueProblem(t, def, value);
+      if (problem) errors.add(`attributes.${key}`, problem);
+    }
+  }
+  for (const def of defs.filter((d) => d.isRequired && !(keyOf(d) in values))) {
+    errors.add(`attributes.${keyOf(def)}`, 'is required');
+  }
+}
+
+export function attributeByKey(t: TenantState, scope: 'user' | 'group', key: string): AttributeDefinition {
+  const def = definitionsOf(t, scope).find((d) => (scope === 'user' ? d.apiId : d.name) === key);
+  if (!def) throw new DomainError('not_found', `attribute ${key} not found`);
+  return def;
+}

@@ -1,0 +1,206 @@
+// The platform's records as the mock stores them. Plain data: serialisable as is, so a snapshot is
+// the state itself. Timestamps are Unix seconds of the virtual clock.
+import type { Role } from './roles.ts';
+
+/** Attribute types of seed 001: 1 text, 2 date, 3 single choice, 4 multiple choice, 5 user choice, 6 yes/no, 7 external link, 8 number. */
+export type AttributeType = 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8;
+export const CHOICE_TYPES: readonly AttributeType[] = [3, 4];
+
+export interface AttributeOption {
+  id: number;
+  position: number;
+  value: string;
+}
+
+export interface AttributeDefinition {
+  id: number;
+  scope: 'user' | 'group';
+  name: string;
+  type: AttributeType;
+  apiId: string;
+  position: number;
+  isRequired: boolean;
+  isVisible: boolean;
+  /** User attributes only. */
+  isEditable: boolean;
+  /** Options of choice types; null for the others. */
+  extraData: AttributeOption[] | null;
+}
+
+export type AttributeValue = string | number | boolean | string[] | null;
+
+export interface User {
+  id: number;
+  apiId: string;
+  name: string;
+  email: string;
+  passwordHash: string;
+  role: Role;
+  language: string;
+  timezone: string;
+  occupation: string;
+  location: string;
+  bio: string;
+  fromApi: boolean;
+  isBanned: boolean;
+  /** By attribute apiId. */
+  attributes: Record<string, AttributeValue>;
+  groupIds: number[];
+  createdAt: number;
+}
+
+export interface Group {
+  id: number;
+  parentId: number | null;
+  name: string;
+  description: string;
+  /** By attribute name (seed 001, Group: "custom group attributes keyed by attribute name"). */
+  attributes: Record<string, AttributeValue>;
+  memberIds: number[];
+  /** Courses assigned to the group; new members get them too. */
+  courseIds: number[];
+  createdAt: number;
+}
+
+export interface LessonElement {
+  id: number;
+  type: 'lesson';
+  title: string;
+  content: string;
+}
+
+export interface QuestionElement {
+  id: number;
+  type: 'question';
+  title: string;
+  questionType: 'single' | 'multiple';
+  options: { text: string; isCorrect: boolean }[];
+}
+
+export type CourseElement = LessonElement | QuestionElement;
+
+export interface Course {
+  id: number;
+  name: string;
+  annotation: string;
+  description: string;
+  isDraft: boolean;
+  createdAt: number;
+  updatedAt: number;
+  publishedAt: number | null;
+  ownerId: number;
+  /** Users the course is shared with: they may edit it too. */
+  sharedWith: number[];
+  attachedFiles: { name: string; size: number; url: string; mime: string }[];
+  settings: {
+    sequential: boolean;
+    hasCertificate: boolean;
+    certificateValidDays: number | null;
+    passingScore: number;
+  };
+  structure: { elements: CourseElement[]; transitions: { from: number; to: number }[] };
+  /** Experts (reviewers of homework and classwork) by user id, with their workload. */
+  experts: { userId: number; homeworks: number; classworks: number }[];
+}
+
+export interface CourseChain {
+  id: number;
+  name: string;
+  ownerId: number;
+  courseIds: number[];
+}
+
+export interface Assignment {
+  id: number;
+  userId: number;
+  courseId: number;
+  assignedAt: number;
+  /** When the assignment starts (v1 `assignAt`, v2 `startAt`); null = at once. */
+  startAt: number | null;
+  deadlineAt: number | null;
+  startedAt: number | null;
+  finishedAt: number | null;
+  progressValue: number;
+  resultValue: number | null;
+}
+
+export interface Certificate {
+  id: number;
+  userId: number;
+  courseId: number;
+  issuedAt: number;
+  expiresAt: number | null;
+}
+
+export interface AuditEntry {
+  id: number;
+  createdAt: number;
+  /** The acting user, or null for the site API key (v1) and the admin API. */
+  authorId: number | null;
+  action: string;
+  target: { type: string; id: string };
+  details: Record<string, unknown>;
+}
+
+/** A webhook event as recorded (seed 001, "Events"); `type` is the dot-notation name. */
+export interface PlatformEvent {
+  id: number;
+  type: string;
+  occuredAt: number;
+  body: Record<string, unknown>;
+}
+
+export interface McpKey {
+  id: string;
+  userId: number;
+  prefix: string;
+  /** SHA-256 of the key, hex. The key itself is never stored (seed 000, "MCP key"). */
+  hash: string;
+  scopes: ('read' | 'write')[];
+  createdAt: number;
+  lastUsedAt: number | null;
+  revokedAt: number | null;
+}
+
+export interface WebhookReceiver {
+  id: string;
+  url: string;
+  secret: string;
+  events: string[] | null;
+  createdAt: number;
+}
+
+export interface WebhookDelivery {
+  id: string;
+  receiverId: string;
+  eventId: number;
+  eventType: string;
+  state: 'pending' | 'delivered' | 'failed';
+  attempts: { at: string; status: number | null; error: string | null }[];
+  nextAttemptAt: string | null;
+}
+
+export type McpAccess = 'none' | 'read' | 'full';
+
+export interface TenantData {
+  id: string;
+  name: string;
+  siteApiKey: string;
+  mcpLicensed: boolean;
+  mcpAccess: McpAccess;
+  mcpAiAccess: boolean;
+  users: User[];
+  groups: Group[];
+  attributes: AttributeDefinition[];
+  courses: Course[];
+  chains: CourseChain[];
+  assignments: Assignment[];
+  certificates: Certificate[];
+  audit: AuditEntry[];
+  events: PlatformEvent[];
+  mcpKeys: McpKey[];
+  receivers: WebhookReceiver[];
+  deliveries: WebhookDelivery[];
+  /** Last id handed out, per kind of record. */
+  seq: Record<string, number>;
+}

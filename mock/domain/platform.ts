@@ -1,0 +1,338 @@
+// The platform: every tenant's state, the virtual clock, and the commands that change them.
+// A command is the only way to change state. `run` executes one and, when it succeeds, hands it to
+// the journal (if any) before the caller answers — so an acknowledged write is on disk — and tells
+// listeners about the events it emitted. Replaying the journal runs the same commands at the same
+// virtual times, which is why commands take every random value (ids of keys, hashes) as input.
+import { assign, assignToGroup, finishCourse, setProgress, startCourse } from './assignments.ts';
+import { type AttributeInput, upsertAttributes } from './attributes.ts';
+import { type Actor, SITE_KEY } from './audit.ts';
+import type { VirtualClock } from './clock.ts';
+import { publishCourse } from './courses.ts';
+import { DomainError, notFound } from './errors.ts';
+import { createGroup, type GroupInput, updateGroup } from './groups.ts';
+import type {
+  McpAccess,
+  McpKey,
+  PlatformEvent,
+  TenantData,
+  WebhookDelivery,
+  WebhookReceiver,
+} from './model.ts';
+import { TenantState } from './tenant-state.ts';
+import {
+  banUser,
+  type CreateUserInput,
+  createUser,
+  type UpdateUserInput,
+  updateUser,
+  userByApiId,
+} from './users.ts';
+
+export interface Snapshot {
+  format: 'lmskit-state';
+  version: 1;
+  now: number;
+  tenants: Record<string, TenantData>;
+}
+
+export type SeedLoader = (name: string) => { now: number; tenants: TenantData[] };
+
+const ADMIN: Actor = { userId: null };
+
+/** The commands, by name. Each takes the platform and plain, serialisable arguments. */
+export const COMMANDS = {
+  createUser: (p: Platform, a: { tenantId: string; input: CreateUserInput }) =>
+    createUser(p.tenant(a.tenantId), SITE_KEY, a.input, p.now()),
+
+  updateUser: (p: Platform, a: { tenantId: string; apiId: string; input: UpdateUserInput }) =>
+    updateUser(p.tenant(a.tenantId), SITE_KEY, a.apiId, a.input, p.now()),
+
+  blockUser: (p: Platform, a: { tenantId: string; apiId: string }) => {
+    const t = p.tenant(a.tenantId);
+    return banUser(t, SITE_KEY, userByApiId(t, a.apiId), p.now());
+  },
+
+  upsertAttributes: (
+    p: Platform,
+    a: { tenantId: string; scope: 'user' | 'group'; inputs: AttributeInput[] },
+  ) => upsertAttributes(p.tenant(a.tenantId), a.scope, a.inputs),
+
+  createGroup: (p: Platform, a: { tenantId: string; input: GroupInput }) =>
+    createGroup(p.tenant(a.tenantId), SITE_KEY, a.input, p.now()),
+
+  updateGroup: (p: Platform, a: { tenantId: string; groupId: number; input: GroupInput }) =>
+    updateGroup(p.tenant(a.tenantId), SITE_KEY, a.groupId, a.input, p.now()),
+
+  /**
+   * v1 `POST /courses/{courseId}/assignments`: answers those successfully assigned (seed 001);
+   * unknown or banned users and unknown groups are left out of the answer, not an error.
+   */
+  assignCourse: (
+    p: Platform,
+    a: {
+      tenantId: string;
+      courseId: number;
+      users: string[];
+      groups: number[];
+      assignAt?: number;
+      deadlineAt?: number;
+    },
+  ) => {
+    const t = p.tenant(a.tenantId);
+    if (!t.courses.has(a.courseId)) throw notFound(`course ${a.courseId}`);
+    const options = { startAt: a.assignAt ?? null, deadlineAt: a.deadlineAt ?? null };
+    const users = a.users.flatMap((apiId) => {
+      const user = t.userByApiId(apiId);
+      if (!user || user.isBanned) return [];
+      assign(t, user.id, a.courseId, options, p.now());
+      return [user];
+    });
+    const groups = a.groups.flatMap((id) => {
+      const group = t.groups.get(id);
+      if (!group) return [];
+      assignToGroup(t, id, a.courseId, options, p.now());
+      return [group];
+    });
+    return { users, groups };
+  },
+
+  recordProgress: (
+    p: Platform,
+    a: {
+      tenantId: string;
+      userId: number;
+      courseId: number;
+      action: 'start' | 'progress' | 'finish';
+      progressValue?: number;
+      resultValue?: number;
+    },
+  ) => {
+    const t = p.tenant(a.tenantId);
+    if (a.action === 'start') return startCourse(t, a.userId, a.courseId, p.now());
+    if (a.action === 'progress') return setProgress(t, a.userId, a.courseId, a.progressValue ?? 0, p.now());
+    return finishCourse(t, ADMIN, a.userId, a.courseId, a.resultValue ?? 100, p.now());
+  },
+
+  publishCourse: (p: Platform, a: { tenantId: string; courseId: number }) =>
+    publishCourse(p.tenant(a.tenantId), ADMIN, a.courseId, p.now()),
+
+  updateTenant: (
+    p: Platform,
+    a: { tenantId: string; mcpLicensed?: boolean; mcpAccess?: McpAccess; mcpAiAccess?: boolean },
+  ) => {
+    const t = p.tenant(a.tenantId);
+    if (a.mcpLicensed !== undefined) t.mcpLicensed = a.mcpLicensed;
+    if (a.mcpAccess !== undefined) t.mcpAccess = a.mcpAccess;
+    if (a.mcpAiAccess !== undefined) t.mcpAiAccess = a.mcpAiAccess;
+    return t;
+  },
+
+  /** The key's hash comes in: the key itself is made (randomly) and shown by the caller, never stored. */
+  createMcpKey: (
+    p: Platform,
+    a: {
+      tenantId: string;
+      id: string;
+      userId: number;
+      prefix: string;
+      hash: string;
+      scopes: McpKey['scopes'];
+    },
+  ) => {
+    const t = p.tenant(a.tenantId);
+    if (!t.mcpLicensed) {
+      throw new DomainError(
+        'forbidden',
+        'MCP is not licensed for this workspace',
+        {},
+        undefined,
+        'LICENSE_RESTRICTED',
+      );
+    }
+    if (!t.users.has(a.userId)) throw notFound(`user ${a.userId}`);
+    const key: McpKey = {
+      id: a.id,
+      userId: a.userId,
+      prefix: a.prefix,
+      hash: a.hash,
+      scopes: a.scopes,
+      createdAt: p.now(),
+      lastUsedAt: null,
+      revokedAt: null,
+    };
+    t.addMcpKey(key);
+    return key;
+  },
+
+  revokeMcpKey: (p: Platform, a: { tenantId: string; keyId: string }) => {
+    const key = p.tenant(a.tenantId).mcpKeys.get(a.keyId);
+    if (!key) throw notFound(`key ${a.keyId}`);
+    key.revokedAt ??= p.now();
+    return key;
+  },
+
+  createReceiver: (
+    p: Platform,
+    a: { tenantId: string; url: string; secret: string; events: string[] | null },
+  ) => {
+    const t = p.tenant(a.tenantId);
+    const receiver: WebhookReceiver = {
+      id: `wh_${t.nextId('receiver')}`,
+      url: a.url,
+      secret: a.secret,
+      events: a.events,
+      createdAt: p.now(),
+    };
+    t.receivers.set(receiver.id, receiver);
+    return receiver;
+  },
+
+  deleteReceiver: (p: Platform, a: { tenantId: string; receiverId: string }) => {
+    const t = p.tenant(a.tenantId);
+    const receiver = t.receivers.get(a.receiverId);
+    if (!receiver) throw notFound(`webhook receiver ${a.receiverId}`);
+    t.receivers.delete(a.receiverId);
+    return receiver;
+  },
+
+  /** One pending delivery of an event to each receiver that wants it. */
+  createDeliveries: (p: Platform, a: { tenantId: string; eventId: number }) => {
+    const t = p.tenant(a.tenantId);
+    const event = t.events.find((e) => e.id === a.eventId);
+    if (!event) throw notFound(`event ${a.eventId}`);
+    return [...t.receivers.values()]
+      .filter((r) => !r.events || r.events.includes(event.type))
+      .map((r) => {
+        const delivery: WebhookDelivery = {
+          id: `dlv_${t.nextId('delivery')}`,
+          receiverId: r.id,
+          eventId: event.id,
+          eventType: event.type,
+          state: 'pending',
+          attempts: [],
+          nextAttemptAt: null,
+        };
+        t.deliveries.set(delivery.id, delivery);
+        return delivery;
+      });
+  },
+
+  recordDeliveryAttempt: (
+    p: Platform,
+    a: {
+      tenantId: string;
+      deliveryId: string;
+      attempt: WebhookDelivery['attempts'][number];
+      state: WebhookDelivery['state'];
+      nextAttemptAt: string | null;
+    },
+  ) => {
+    const delivery = p.tenant(a.tenantId).deliveries.get(a.deliveryId);
+    if (!delivery) throw notFound(`delivery ${a.deliveryId}`);
+    delivery.attempts.push(a.attempt);
+    delivery.state = a.state;
+    delivery.nextAttemptAt = a.nextAttemptAt;
+    return delivery;
+  },
+
+  advanceClock: (p: Platform, a: { seconds: number }) => {
+    p.clock.advance(a.seconds);
+    return p.now();
+  },
+
+  setClock: (p: Platform, a: { now: number }) => {
+    p.clock.set(a.now);
+    return p.now();
+  },
+
+  reset: (p: Platform, a: { seed: string }) => {
+    p.load(p.seeds(a.seed));
+    return p.now();
+  },
+};
+
+export type CommandName = keyof typeof COMMANDS;
+export type CommandArgs<N extends CommandName> = Parameters<(typeof COMMANDS)[N]>[1];
+export type CommandResult<N extends CommandName> = ReturnType<(typeof COMMANDS)[N]>;
+export interface JournalEntry {
+  t: CommandName;
+  a: unknown;
+  at: number;
+}
+
+export class Platform {
+  readonly tenants = new Map<string, TenantState>();
+  private readonly bySiteKey = new Map<string, TenantState>();
+  private journal: ((entry: JournalEntry) => void) | null = null;
+  private readonly eventListeners = new Set<(tenant: TenantState, events: PlatformEvent[]) => void>();
+
+  constructor(
+    readonly clock: VirtualClock,
+    readonly seeds: SeedLoader,
+  ) {}
+
+  now(): number {
+    return this.clock.now();
+  }
+
+  tenant(id: string): TenantState {
+    const tenant = this.tenants.get(id);
+    if (!tenant) throw notFound(`tenant ${id}`);
+    return tenant;
+  }
+
+  tenantBySiteKey(key: string): TenantState | undefined {
+    return this.bySiteKey.get(key);
+  }
+
+  /** Runs a command; on success journals it and announces the events it emitted. */
+  run<N extends CommandName>(name: N, args: CommandArgs<N>): CommandResult<N> {
+    const at = this.now();
+    const eventCounts = new Map([...this.tenants].map(([id, t]) => [id, t.events.length]));
+    const command = COMMANDS[name] as (p: Platform, a: CommandArgs<N>) => CommandResult<N>;
+    const result = command(this, args);
+    this.journal?.({ t: name, a: args, at });
+    for (const [id, tenant] of this.tenants) {
+      const fresh = tenant.events.slice(eventCounts.get(id) ?? tenant.events.length);
+      if (fresh.length) for (const listener of this.eventListeners) listener(tenant, fresh);
+    }
+    return result;
+  }
+
+  /** Re-runs a journalled command at its recorded virtual time, without journalling it again. */
+  replay(entry: JournalEntry): void {
+    this.clock.set(entry.at);
+    const command = COMMANDS[entry.t] as (p: Platform, a: unknown) => unknown;
+    command(this, entry.a);
+  }
+
+  setJournal(journal: ((entry: JournalEntry) => void) | null): void {
+    this.journal = journal;
+  }
+
+  onEvents(listener: (tenant: TenantState, events: PlatformEvent[]) => void): () => void {
+    this.eventListeners.add(listener);
+    return () => this.eventListeners.delete(listener);
+  }
+
+  /** Replaces the whole state. */
+  load(state: { now: number; tenants: TenantData[] }): void {
+    this.tenants.clear();
+    this.bySiteKey.clear();
+    for (const data of state.tenants) {
+      const tenant = new TenantState(structuredClone(data));
+      this.tenants.set(tenant.id, tenant);
+      this.bySiteKey.set(tenant.siteApiKey, tenant);
+    }
+    this.clock.set(state.now);
+  }
+
+  snapshot(): Snapshot {
+    return {
+      format: 'lmskit-state',
+      version: 1,
+      now: this.now(),
+      tenants: Object.fromEntries([...this.tenants].map(([id, t]) => [id, t.toData()])),
+    };
+  }
+}

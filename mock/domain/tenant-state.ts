@@ -1,0 +1,290 @@
+// One tenant's state: the records of model.ts in maps, with the indexes and aggregates that keep
+// reads independent of the tenant's size (issue #3 item 11: statistics come from aggregates kept
+// up to date on each write, not from a scan). Every change to users, assignments and courses goes
+// through the methods here, so the indexes cannot drift from the records.
+import type {
+  Assignment,
+  AttributeDefinition,
+  AuditEntry,
+  Certificate,
+  Course,
+  CourseChain,
+  Group,
+  McpAccess,
+  McpKey,
+  PlatformEvent,
+  TenantData,
+  User,
+  WebhookDelivery,
+  WebhookReceiver,
+} from './model.ts';
+
+export interface UserStats {
+  assigned: number;
+  started: number;
+  finished: number;
+  resultSum: number;
+}
+
+/** The inner map of a two-level index, created on first use. */
+function indexUnder<V>(index: Map<number, Map<number, V>>, key: number): Map<number, V> {
+  let inner = index.get(key);
+  if (!inner) {
+    inner = new Map();
+    index.set(key, inner);
+  }
+  return inner;
+}
+
+const byId = <T extends { id: number | string }>(items: T[]) =>
+  new Map(items.map((i) => [i.id, i] as [T['id'], T]));
+
+export class TenantState {
+  id: string;
+  name: string;
+  siteApiKey: string;
+  mcpLicensed: boolean;
+  mcpAccess: McpAccess;
+  mcpAiAccess: boolean;
+  seq: Record<string, number>;
+
+  readonly users: Map<number, User>;
+  readonly groups: Map<number, Group>;
+  readonly attributes: Map<number, AttributeDefinition>;
+  readonly courses: Map<number, Course>;
+  readonly chains: Map<number, CourseChain>;
+  readonly assignments: Map<number, Assignment>;
+  readonly certificates: Certificate[];
+  readonly audit: AuditEntry[];
+  readonly events: PlatformEvent[];
+  readonly mcpKeys: Map<string, McpKey>;
+  readonly receivers: Map<string, WebhookReceiver>;
+  readonly deliveries: Map<string, WebhookDelivery>;
+
+  // Indexes.
+  private readonly usersByApiId = new Map<string, User>();
+  private readonly usersByEmail = new Map<string, User>();
+  private readonly assignmentsByUser = new Map<number, Map<number, Assignment>>();
+  private readonly assignmentsByCourse = new Map<number, Map<number, Assignment>>();
+  private readonly keysByHash = new Map<string, McpKey>();
+  private readonly lastEventByType = new Map<string, PlatformEvent>();
+
+  // Aggregates.
+  readonly userStats = new Map<number, UserStats>();
+  /** Users who have not started any course, in creation order. */
+  readonly usersWithoutActivity = new Set<number>();
+  /** Users who have not finished any course, in creation order. */
+  readonly usersWithoutResults = new Set<number>();
+  /** Courses nobody is assigned to, in creation order. */
+  readonly unassignedCourses = new Set<number>();
+  private leadersCache: number[] | null = null;
+  /** How many times the leader ranking was computed; a test asserts reads reuse it. */
+  leaderRankings = 0;
+
+  constructor(data: TenantData) {
+    this.id = data.id;
+    this.name = data.name;
+    this.siteApiKey = data.siteApiKey;
+    this.mcpLicensed = data.mcpLicensed;
+    this.mcpAccess = data.mcpAccess;
+    this.mcpAiAccess = data.mcpAiAccess;
+    this.seq = { ...data.seq };
+    this.users = new Map();
+    this.groups = byId(data.groups);
+    this.attributes = byId(data.attributes);
+    this.courses = new Map();
+    this.chains = byId(data.chains);
+    this.assignments = new Map();
+    this.certificates = [...data.certificates];
+    this.audit = [...data.audit];
+    this.events = [];
+    this.mcpKeys = new Map();
+    this.receivers = byId(data.receivers);
+    this.deliveries = byId(data.deliveries);
+    for (const user of data.users) this.addUser(user);
+    for (const course of data.courses) this.addCourse(course);
+    for (const assignment of data.assignments) this.addAssignment(assignment);
+    for (const event of data.events) this.addEvent(event);
+    for (const key of data.mcpKeys) this.addMcpKey(key);
+  }
+
+  static empty(id: string, name: string, siteApiKey: string): TenantState {
+    return new TenantState({
+      id,
+      name,
+      siteApiKey,
+      mcpLicensed: true,
+      mcpAccess: 'full',
+      mcpAiAccess: true,
+      users: [],
+      groups: [],
+      attributes: [],
+      courses: [],
+      chains: [],
+      assignments: [],
+      certificates: [],
+      audit: [],
+      events: [],
+      mcpKeys: [],
+      receivers: [],
+      deliveries: [],
+      seq: {},
+    });
+  }
+
+  toData(): TenantData {
+    return {
+      id: this.id,
+      name: this.name,
+      siteApiKey: this.siteApiKey,
+      mcpLicensed: this.mcpLicensed,
+      mcpAccess: this.mcpAccess,
+      mcpAiAccess: this.mcpAiAccess,
+      users: [...this.users.values()],
+      groups: [...this.groups.values()],
+      attributes: [...this.attributes.values()],
+      courses: [...this.courses.values()],
+      chains: [...this.chains.values()],
+      assignments: [...this.assignments.values()],
+      certificates: this.certificates,
+      audit: this.audit,
+      events: this.events,
+      mcpKeys: [...this.mcpKeys.values()],
+      receivers: [...this.receivers.values()],
+      deliveries: [...this.deliveries.values()],
+      seq: this.seq,
+    };
+  }
+
+  nextId(kind: string): number {
+    this.seq[kind] = (this.seq[kind] ?? 0) + 1;
+    return this.seq[kind];
+  }
+
+  // Users.
+
+  addUser(user: User): void {
+    this.users.set(user.id, user);
+    this.usersByApiId.set(user.apiId, user);
+    this.usersByEmail.set(user.email.toLowerCase(), user);
+    const stats = { assigned: 0, started: 0, finished: 0, resultSum: 0 };
+    this.userStats.set(user.id, stats);
+    this.usersWithoutActivity.add(user.id);
+    this.usersWithoutResults.add(user.id);
+  }
+
+  userByApiId(apiId: string): User | undefined {
+    return this.usersByApiId.get(apiId);
+  }
+
+  userByEmail(email: string): User | undefined {
+    return this.usersByEmail.get(email.toLowerCase());
+  }
+
+  setUserEmail(user: User, email: string): void {
+    this.usersByEmail.delete(user.email.toLowerCase());
+    user.email = email;
+    this.usersByEmail.set(email.toLowerCase(), user);
+  }
+
+  // Courses.
+
+  addCourse(course: Course): void {
+    this.courses.set(course.id, course);
+    if (!this.assignmentsByCourse.get(course.id)?.size) this.unassignedCourses.add(course.id);
+  }
+
+  // Assignments.
+
+  addAssignment(a: Assignment): void {
+    this.assignments.set(a.id, a);
+    indexUnder(this.assignmentsByUser, a.userId).set(a.courseId, a);
+    indexUnder(this.assignmentsByCourse, a.courseId).set(a.userId, a);
+    this.unassignedCourses.delete(a.courseId);
+    const stats = this.userStats.get(a.userId);
+    if (stats) stats.assigned++;
+    if (a.startedAt !== null) this.countStart(a.userId);
+    if (a.finishedAt !== null) this.countFinish(a.userId, a.resultValue ?? 0);
+  }
+
+  assignment(userId: number, courseId: number): Assignment | undefined {
+    return this.assignmentsByUser.get(userId)?.get(courseId);
+  }
+
+  assignmentsOfUser(userId: number): Assignment[] {
+    return [...(this.assignmentsByUser.get(userId)?.values() ?? [])];
+  }
+
+  assignmentsOfCourse(courseId: number): Assignment[] {
+    return [...(this.assignmentsByCourse.get(courseId)?.values() ?? [])];
+  }
+
+  markStarted(a: Assignment, at: number): void {
+    if (a.startedAt !== null) return;
+    a.startedAt = at;
+    this.countStart(a.userId);
+  }
+
+  markFinished(a: Assignment, at: number, result: number): void {
+    if (a.startedAt === null) this.markStarted(a, at);
+    a.finishedAt = at;
+    a.progressValue = 100;
+    a.resultValue = result;
+    this.countFinish(a.userId, result);
+  }
+
+  private countStart(userId: number): void {
+    const stats = this.userStats.get(userId);
+    if (!stats) return;
+    stats.started++;
+    this.usersWithoutActivity.delete(userId);
+  }
+
+  private countFinish(userId: number, result: number): void {
+    const stats = this.userStats.get(userId);
+    if (!stats) return;
+    stats.finished++;
+    stats.resultSum += result;
+    this.usersWithoutResults.delete(userId);
+    this.leadersCache = null;
+  }
+
+  /**
+   * User ids ranked by completed courses, then average result (seed 001, /statistics `leaders`).
+   * Computed once per change of any user's completions, then reused by every read.
+   */
+  rankedLeaders(): number[] {
+    if (!this.leadersCache) {
+      this.leaderRankings++;
+      const finishers = [...this.userStats.entries()].filter(([, s]) => s.finished > 0);
+      finishers.sort(
+        ([idA, a], [idB, b]) =>
+          b.finished - a.finished || b.resultSum / b.finished - a.resultSum / a.finished || idA - idB,
+      );
+      this.leadersCache = finishers.map(([id]) => id);
+    }
+    return this.leadersCache;
+  }
+
+  // MCP keys.
+
+  addMcpKey(key: McpKey): void {
+    this.mcpKeys.set(key.id, key);
+    this.keysByHash.set(key.hash, key);
+  }
+
+  mcpKeyByHash(hash: string): McpKey | undefined {
+    return this.keysByHash.get(hash);
+  }
+
+  // Events.
+
+  addEvent(event: PlatformEvent): void {
+    this.events.push(event);
+    this.lastEventByType.set(event.type, event);
+  }
+
+  lastEvent(type: string): PlatformEvent | undefined {
+    return this.lastEventByType.get(type);
+  }
+}

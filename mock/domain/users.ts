@@ -1,0 +1,201 @@
+// Users (seed 001, "User" and "Users"; seed 000, ban_user, unban_user, change_user_email).
+// Each function checks everything first and changes state only when nothing is wrong.
+import { createHash } from 'node:crypto';
+import { assign } from './assignments.ts';
+import { checkValues } from './attributes.ts';
+import { type Actor, audit } from './audit.ts';
+import { DomainError, FieldErrors, notFound } from './errors.ts';
+import { userCreated } from './events.ts';
+import { addMember } from './groups.ts';
+import type { AttributeValue, User } from './model.ts';
+import { isRole } from './roles.ts';
+import type { TenantState } from './tenant-state.ts';
+
+export interface CreateUserInput {
+  id?: string;
+  name: string;
+  email: string;
+  password: string;
+  roleAlias: string;
+  bio?: string;
+  occupation?: string;
+  location?: string;
+  timezone?: string;
+  language?: string;
+  fromApi?: boolean;
+  courses?: number[];
+  deadlineAt?: number;
+  groups?: number[];
+  attributes?: Record<string, AttributeValue>;
+}
+
+export interface UpdateUserInput {
+  email: string;
+  name?: string;
+  password?: string;
+  roleAlias?: string;
+  bio?: string;
+  occupation?: string;
+  location?: string;
+  timezone?: string;
+  fromApi?: boolean;
+  attributes?: Record<string, AttributeValue>;
+}
+
+/** A mock needs no slow hash; it only must never keep the password itself. */
+export const hashPassword = (password: string) =>
+  createHash('sha256').update(`lmskit:${password}`).digest('hex');
+
+export function userByApiId(t: TenantState, apiId: string): User {
+  const user = t.userByApiId(apiId);
+  if (!user) throw notFound(`user ${apiId}`);
+  return user;
+}
+
+export function userById(t: TenantState, id: number): User {
+  const user = t.users.get(id);
+  if (!user) throw notFound(`user ${id}`);
+  return user;
+}
+
+function checkEmail(t: TenantState, email: string, self: User | null, errors: FieldErrors): void {
+  const holder = t.userByEmail(email);
+  if (holder && holder !== self) errors.add('email', 'e-mail is already taken');
+}
+
+export function createUser(t: TenantState, actor: Actor, input: CreateUserInput, at: number): User {
+  const errors = new FieldErrors();
+  checkEmail(t, input.email, null, errors);
+  if (input.password.length < 8) errors.add('password', 'password must be at least 8 characters');
+  if (!isRole(input.roleAlias)) errors.add('roleAlias', `unknown role ${input.roleAlias}`);
+  if (input.id !== undefined && t.userByApiId(input.id)) errors.add('id', 'id is already taken');
+  input.courses?.forEach((id, i) => {
+    if (!t.courses.has(id)) errors.add(`courses[${i}]`, `course ${id} not found`);
+  });
+  input.groups?.forEach((id, i) => {
+    if (!t.groups.has(id)) errors.add(`groups[${i}]`, `group ${id} not found`);
+  });
+  if (input.attributes) checkValues(t, 'user', input.attributes, errors);
+  errors.throwIfAny();
+
+  const id = t.nextId('user');
+  let apiId = input.id ?? `u${id}`;
+  while (t.userByApiId(apiId)) apiId = `${apiId}x`;
+  const user: User = {
+    id,
+    apiId,
+    name: input.name,
+    email: input.email,
+    passwordHash: hashPassword(input.password),
+    role: input.roleAlias as User['role'],
+    language: input.language ?? 'en',
+    timezone: input.timezone ?? 'UTC',
+    occupation: input.occupation ?? '',
+    location: input.location ?? '',
+    bio: input.bio ?? '',
+    fromApi: input.fromApi ?? true,
+    isBanned: false,
+    attributes: input.attributes ?? {},
+    groupIds: [],
+    createdAt: at,
+  };
+  t.addUser(user);
+  userCreated(t, user, at);
+  audit(t, actor, at, 'user.create', { type: 'user', id: user.apiId });
+  for (const courseId of input.courses ?? [])
+    assign(t, user.id, courseId, { deadlineAt: input.deadlineAt ?? null }, at);
+  for (const groupId of input.groups ?? []) addMember(t, groupId, user.id, at);
+  return user;
+}
+
+/** PATCH: the fields given change; `attributes`, when given, replaces the complete set (seed 001). */
+export function updateUser(
+  t: TenantState,
+  actor: Actor,
+  apiId: string,
+  input: UpdateUserInput,
+  at: number,
+): User {
+  const user = userByApiId(t, apiId);
+  const errors = new FieldErrors();
+  checkEmail(t, input.email, user, errors);
+  if (input.password !== undefined && input.password.length < 8)
+    errors.add('password', 'password must be at least 8 characters');
+  if (input.roleAlias !== undefined && !isRole(input.roleAlias))
+    errors.add('roleAlias', `unknown role ${input.roleAlias}`);
+  if (input.attributes) checkValues(t, 'user', input.attributes, errors);
+  errors.throwIfAny();
+
+  t.setUserEmail(user, input.email);
+  if (input.name !== undefined) user.name = input.name;
+  if (input.password !== undefined) user.passwordHash = hashPassword(input.password);
+  if (input.roleAlias !== undefined) user.role = input.roleAlias as User['role'];
+  if (input.bio !== undefined) user.bio = input.bio;
+  if (input.occupation !== undefined) user.occupation = input.occupation;
+  if (input.location !== undefined) user.location = input.location;
+  if (input.timezone !== undefined) user.timezone = input.timezone;
+  if (input.fromApi !== undefined) user.fromApi = input.fromApi;
+  if (input.attributes) user.attributes = input.attributes;
+  audit(t, actor, at, 'user.update', { type: 'user', id: user.apiId });
+  return user;
+}
+
+/** Courses on which the user is an expert: what keeps them from being banned (seed 001, 422). */
+export const expertCourses = (t: TenantState, user: User) =>
+  [...t.courses.values()].flatMap((c) => {
+    const e = c.experts.find((x) => x.userId === user.id);
+    return e
+      ? [{ id: c.id, name: c.name, expertHomeworks: e.homeworks, expertClassworks: e.classworks }]
+      : [];
+  });
+
+/** Seed 001, "User ban state": an expert cannot be banned; banning a banned user changes nothing. */
+export function banUser(t: TenantState, actor: Actor, user: User, at: number): User {
+  const courses = expertCourses(t, user);
+  if (courses.length) {
+    throw new DomainError(
+      'unprocessable',
+      `User ${user.apiId} cannot be banned: assigned as expert at ${courses.length} course(s)`,
+      {},
+      { courses },
+      'USER_IS_EXPERT',
+    );
+  }
+  if (!user.isBanned) {
+    user.isBanned = true;
+    audit(t, actor, at, 'user.ban', { type: 'user', id: user.apiId });
+  }
+  return user;
+}
+
+export function unbanUser(t: TenantState, actor: Actor, user: User, at: number): User {
+  if (user.isBanned) {
+    user.isBanned = false;
+    audit(t, actor, at, 'user.unban', { type: 'user', id: user.apiId });
+  }
+  return user;
+}
+
+/** Seed 000, change_user_email: unique e-mail; the standard notification is recorded in the audit log. */
+export function changeEmail(t: TenantState, actor: Actor, user: User, email: string, at: number): User {
+  const holder = t.userByEmail(email);
+  if (holder && holder !== user)
+    throw new DomainError(
+      'conflict',
+      `e-mail ${email} is already taken`,
+      { email: ['e-mail is already taken'] },
+      undefined,
+      'EMAIL_TAKEN',
+    );
+  const previous = user.email;
+  t.setUserEmail(user, email);
+  audit(
+    t,
+    actor,
+    at,
+    'user.email.change',
+    { type: 'user', id: user.apiId },
+    { from: previous, to: email, notificationSent: true },
+  );
+  return user;
+}

@@ -1,0 +1,263 @@
+// The mock's admin API (openapi/admin): tenants and licences, MCP keys (the seed's settings UI),
+// the clock, learner progress, publishing, webhook receivers, the request journal, faults, snapshots.
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Request, Response } from 'express';
+import { certificateOf, statusOf } from '../../domain/assignments.ts';
+import { toIso } from '../../domain/clock.ts';
+import { generateKey } from '../../domain/mcp-keys.ts';
+import type { McpKey, WebhookReceiver } from '../../domain/model.ts';
+import type { Platform } from '../../domain/platform.ts';
+import type { TenantState } from '../../domain/tenant-state.ts';
+import { loadSnapshot } from '../../store/state-file.ts';
+import { contractRouter, type Handler, type ValidatedRequest } from '../contract.ts';
+import type { Runtime } from '../runtime.ts';
+
+// biome-ignore lint/suspicious/noExplicitAny: request bodies are checked against the contract before they arrive here.
+type Body = any;
+
+export interface AdminOptions {
+  spec: Record<string, unknown>;
+  platform: Platform;
+  runtime: Runtime;
+  adminToken: string;
+  version: string;
+  /** Called after a snapshot import, so durable storage can start over from the new state. */
+  onStateReplaced?: () => void;
+  onResponseMismatch?: Parameters<typeof contractRouter>[0]['onResponseMismatch'];
+}
+
+export const sendAdminError = (res: Response, status: number, code: string, error: string) =>
+  res.status(status).json({ error, code });
+
+const tenantView = (t: TenantState) => ({
+  id: t.id,
+  name: t.name,
+  siteApiKey: t.siteApiKey,
+  mcpLicensed: t.mcpLicensed,
+  mcpAccess: t.mcpAccess,
+  mcpAiAccess: t.mcpAiAccess,
+});
+
+const keyRecord = (k: McpKey) => ({
+  id: k.id,
+  prefix: k.prefix,
+  scopes: k.scopes,
+  userId: k.userId,
+  createdAt: k.createdAt,
+  lastUsedAt: k.lastUsedAt,
+  revokedAt: k.revokedAt,
+});
+
+const receiverView = (r: WebhookReceiver) => ({
+  id: r.id,
+  url: r.url,
+  events: r.events,
+  createdAt: r.createdAt,
+});
+
+function tokenMatches(given: string | undefined, token: string): boolean {
+  const a = Buffer.from(given ?? '');
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+export function adminRouter(options: AdminOptions) {
+  const { platform, runtime } = options;
+  const run = platform.run.bind(platform);
+  const tenantId = (input: ValidatedRequest) => String(input.params.tenantId);
+  const tenant = (input: ValidatedRequest) => platform.tenant(tenantId(input));
+  const clock = () => ({ now: platform.now(), iso: toIso(platform.now()) });
+
+  const handlers: Record<
+    string,
+    (req: Request, res: Response, input: ValidatedRequest & { body: Body }) => unknown
+  > = {
+    getHealth: (_req, res) => res.json({ status: 'ok', version: options.version }),
+    resetState: (_req, res, { body }) => {
+      const seed = body?.seed ?? 'demo';
+      const now = run('reset', { seed });
+      res.json({ seed, now });
+    },
+
+    getTenant: (_req, res, input) => res.json(tenantView(tenant(input))),
+    updateTenant: (_req, res, input) =>
+      res.json(tenantView(run('updateTenant', { tenantId: tenantId(input), ...input.body }))),
+    listTenantUsers: (_req, res, input) =>
+      res.json({
+        users: [...tenant(input).users.values()].map((u) => ({
+          id: u.id,
+          apiId: u.apiId,
+          name: u.name,
+          email: u.email,
+          role: u.role,
+        })),
+      }),
+
+    listMcpKeys: (_req, res, input) => res.json({ keys: [...tenant(input).mcpKeys.values()].map(keyRecord) }),
+    createMcpKey: (_req, res, input) => {
+      const t = tenant(input);
+      const { key, prefix, hash } = generateKey();
+      const record = run('createMcpKey', {
+        tenantId: t.id,
+        id: `key_${randomBytes(6).toString('hex')}`,
+        userId: input.body.userId,
+        prefix,
+        hash,
+        scopes: input.body.scopes,
+      });
+      res.status(201).json({
+        id: record.id,
+        key,
+        scopes: record.scopes,
+        userId: record.userId,
+        createdAt: record.createdAt,
+      });
+    },
+    getMcpKey: (_req, res, input) => {
+      const key = tenant(input).mcpKeys.get(String(input.params.keyId));
+      if (!key) return sendAdminError(res, 404, 'NOT_FOUND', `Key ${input.params.keyId} not found.`);
+      res.json(keyRecord(key));
+    },
+    revokeMcpKey: (_req, res, input) =>
+      res.json(
+        keyRecord(run('revokeMcpKey', { tenantId: tenantId(input), keyId: String(input.params.keyId) })),
+      ),
+
+    getClock: (_req, res) => res.json(clock()),
+    advanceClock: (_req, res, { body }) => {
+      run('advanceClock', { seconds: body.seconds });
+      res.json(clock());
+    },
+    setClock: (_req, res, { body }) => {
+      run('setClock', { now: body.now });
+      res.json(clock());
+    },
+
+    recordProgress: (_req, res, input) => {
+      const t = tenant(input);
+      const a = run('recordProgress', {
+        tenantId: t.id,
+        userId: Number(input.params.userId),
+        courseId: Number(input.params.courseId),
+        action: input.body.action,
+        progressValue: input.body.progressValue,
+        resultValue: input.body.resultValue,
+      });
+      res.json({
+        userId: a.userId,
+        courseId: a.courseId,
+        assignedAt: a.assignedAt,
+        startedAt: a.startedAt,
+        finishedAt: a.finishedAt,
+        deadlineAt: a.deadlineAt,
+        progressValue: a.progressValue,
+        resultValue: a.resultValue,
+        status: statusOf(a, platform.now()),
+        certificateId: certificateOf(t, a.userId, a.courseId)?.id ?? null,
+      });
+    },
+    publishCourse: (_req, res, input) => {
+      const c = run('publishCourse', { tenantId: tenantId(input), courseId: Number(input.params.courseId) });
+      res.json({ id: c.id, name: c.name, isDraft: c.isDraft, publishedAt: c.publishedAt });
+    },
+
+    listWebhookReceivers: (_req, res, input) =>
+      res.json({ receivers: [...tenant(input).receivers.values()].map(receiverView) }),
+    createWebhookReceiver: (_req, res, input) => {
+      const { url, secret, events } = input.body;
+      res
+        .status(201)
+        .json(
+          receiverView(
+            run('createReceiver', { tenantId: tenantId(input), url, secret, events: events ?? null }),
+          ),
+        );
+    },
+    deleteWebhookReceiver: (_req, res, input) =>
+      res.json(
+        receiverView(
+          run('deleteReceiver', { tenantId: tenantId(input), receiverId: String(input.params.receiverId) }),
+        ),
+      ),
+    listWebhookDeliveries: (_req, res, input) => {
+      const receiverId = input.query.receiverId as string | undefined;
+      const deliveries = [...tenant(input).deliveries.values()]
+        .filter((d) => !receiverId || d.receiverId === receiverId)
+        .reverse()
+        .slice(0, Number(input.query.limit))
+        .map((d) => ({ ...d, eventId: `evt_${d.eventId}` }));
+      res.json({ deliveries });
+    },
+
+    getRequestJournal: (_req, res, { query }) =>
+      res.json({ requests: runtime.recentRequests(Number(query.limit)) }),
+    listFaults: (_req, res) => res.json({ faults: runtime.faults.map(faultView) }),
+    createFault: (_req, res, { body }) => {
+      const fault = runtime.addFault({
+        method: body.method,
+        path: body.path,
+        count: body.count ?? 1,
+        status: body.status ?? null,
+        latencyMs: body.latencyMs ?? null,
+        ...(body.body !== undefined ? { body: body.body } : {}),
+      });
+      res.status(201).json(faultView(fault));
+    },
+    clearFaults: (_req, res) => {
+      runtime.clearFaults();
+      res.json({ faults: [] });
+    },
+
+    exportSnapshot: (_req, res) => res.json(platform.snapshot()),
+    importSnapshot: (_req, res, { body }) => {
+      try {
+        loadSnapshot(platform, body);
+      } catch (error) {
+        return sendAdminError(res, 400, 'VALIDATION_ERROR', (error as Error).message);
+      }
+      options.onStateReplaced?.();
+      res.json({ now: platform.now(), tenants: [...platform.tenants.keys()] });
+    },
+  };
+
+  return contractRouter({
+    spec: options.spec,
+    handlers: handlers as Record<string, Handler>,
+    before: (req, res, operation) => {
+      if (operation.security?.length === 0) return true;
+      const header = req.get('authorization') ?? '';
+      if (!tokenMatches(header.replace(/^Bearer\s+/i, ''), options.adminToken)) {
+        sendAdminError(
+          res,
+          401,
+          'UNAUTHORIZED',
+          'Missing or invalid admin token; send Authorization: Bearer with the token printed at start.',
+        );
+        return false;
+      }
+      return true;
+    },
+    invalid: (res, problems) =>
+      sendAdminError(
+        res,
+        400,
+        'VALIDATION_ERROR',
+        problems
+          .flatMap((p) =>
+            p.errors.map((e) => `${p.in}${p.name ? `.${p.name}` : ''}${e.instancePath}: ${e.message}`),
+          )
+          .join('; '),
+      ),
+    onResponseMismatch: options.onResponseMismatch,
+  });
+}
+
+const faultView = (f: ReturnType<Runtime['addFault']>) => ({
+  id: f.id,
+  method: f.method,
+  path: f.path,
+  remaining: f.remaining,
+  status: f.status,
+  latencyMs: f.latencyMs,
+  ...(f.body !== undefined ? { body: f.body } : {}),
+});

@@ -1,0 +1,201 @@
+// Routing and validation from a bundled OpenAPI document (issue #3 item 5). Every operation of the
+// document becomes an Express route whose handler is looked up by `operationId` — a missing handler
+// is an error at start, so the mock cannot silently lack an operation. Parameters and bodies are
+// validated against the document's own schemas, compiled once when the router is built.
+import type { ErrorObject } from 'ajv/dist/2020.js';
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import { SpecSchemas } from '../../lib/openapi-schemas.ts';
+
+// biome-ignore lint/suspicious/noExplicitAny: bundled OpenAPI documents are walked generically.
+type Node = Record<string, any>;
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
+
+/** One invalid value: where it is (`body`, `path`, `query`) and the ajv errors for it. */
+export interface InputProblem {
+  in: 'path' | 'query' | 'body';
+  /** The parameter name for path and query. */
+  name?: string;
+  errors: ErrorObject[];
+}
+
+export interface ValidatedRequest {
+  params: Record<string, unknown>;
+  query: Record<string, unknown>;
+  body: unknown;
+}
+
+export type Handler = (req: Request, res: Response, input: ValidatedRequest) => unknown;
+
+export interface ContractRouterOptions {
+  spec: Node;
+  handlers: Record<string, Handler>;
+  /** Runs before validation (authentication); may answer itself. */
+  before?: (req: Request, res: Response, operation: Node) => boolean | Promise<boolean>;
+  /** Answers invalid input in the API's error shape. */
+  invalid: (res: Response, problems: InputProblem[], operation: Node) => void;
+  /** When set, every JSON answer is checked against the document; a departure is passed here. */
+  onResponseMismatch?: (res: Response, status: number, errors: string[], operation: Node) => void;
+}
+
+const deref = (spec: Node, node: Node | undefined): Node | undefined => {
+  let n = node;
+  while (n?.$ref)
+    n = (n.$ref as string)
+      .slice(2)
+      .split('/')
+      .reduce((acc: Node, k: string) => acc?.[k.replaceAll('~1', '/')], spec);
+  return n;
+};
+
+/** Query and path values arrive as strings; turn them into what their schema says before validating. */
+function coerce(value: unknown, schema: Node | undefined): unknown {
+  if (typeof value !== 'string' || !schema) return value;
+  const types = ([] as string[]).concat(schema.type ?? []);
+  if ((types.includes('integer') || types.includes('number')) && /^-?\d+(\.\d+)?$/.test(value))
+    return Number(value);
+  if (types.includes('boolean') && (value === 'true' || value === 'false')) return value === 'true';
+  return value;
+}
+
+/** Literal segments sort before templated ones, so `/statistics/leaders` wins over `/statistics/{scope}`. */
+const specificity = (path: string) =>
+  path
+    .split('/')
+    .map((s) => (s.startsWith('{') ? '1' : '0'))
+    .join('');
+
+export function contractRouter(options: ContractRouterOptions): Router {
+  const { spec, handlers } = options;
+  const schemas = new SpecSchemas(spec);
+  const router = express.Router();
+  const paths = Object.keys(spec.paths as Node).sort((a, b) => specificity(a).localeCompare(specificity(b)));
+
+  for (const path of paths) {
+    const item = spec.paths[path] as Node;
+    for (const method of METHODS) {
+      const operation = item[method] as Node | undefined;
+      if (!operation) continue;
+      const handler = handlers[operation.operationId];
+      if (!handler)
+        throw new Error(
+          `no handler for operation ${operation.operationId} (${method.toUpperCase()} ${path})`,
+        );
+
+      // Where each schema sits in the document, so ajv resolves its `$ref`s as the document does.
+      const refOrInline = (node: Node, inline: string[]) =>
+        node.$ref ? (node.$ref as string).slice(2).split('/') : inline;
+      const parameters = [
+        ...(item.parameters ?? []).map((p: Node, i: number) =>
+          refOrInline(p, ['paths', path, 'parameters', String(i)]),
+        ),
+        ...(operation.parameters ?? []).map((p: Node, i: number) =>
+          refOrInline(p, ['paths', path, method, 'parameters', String(i)]),
+        ),
+      ].map((at: string[]) => {
+        const param = at.reduce((acc: Node, k) => acc[k], spec) as Node;
+        // Compiled now (issue #3: "compiled once at start"), not on the first request.
+        return { param, schema: deref(spec, param.schema), validate: schemas.validator([...at, 'schema']) };
+      });
+      const body = operation.requestBody
+        ? refOrInline(operation.requestBody, ['paths', path, method, 'requestBody'])
+        : null;
+      const bodyNode = body ? (body.reduce((acc: Node, k) => acc[k], spec) as Node) : null;
+      const bodyValidator = bodyNode?.content?.['application/json']
+        ? schemas.validator([...(body as string[]), 'content', 'application/json', 'schema'])
+        : null;
+      const bodyRequired = bodyNode?.required === true;
+
+      const expressPath = path.replace(/\{([^}]+)\}/g, ':$1');
+      router[method](expressPath, async (req: Request, res: Response, next: NextFunction) => {
+        try {
+          if (options.before && !(await options.before(req, res, operation))) return;
+          const problems: InputProblem[] = [];
+          const input: ValidatedRequest = { params: {}, query: {}, body: req.body };
+          for (const { param, schema, validate } of parameters) {
+            const source =
+              param.in === 'path' ? req.params : param.in === 'query' ? (req.query as Node) : undefined;
+            if (!source) continue;
+            const target = param.in === 'path' ? input.params : input.query;
+            const raw = source[param.name];
+            if (raw === undefined) {
+              if (param.required)
+                problems.push({ in: param.in, name: param.name, errors: [requiredError(param.name)] });
+              else if (schema?.default !== undefined) target[param.name] = schema.default;
+              continue;
+            }
+            const value = coerce(raw, schema);
+            if (!validate(value))
+              problems.push({ in: param.in, name: param.name, errors: [...(validate.errors ?? [])] });
+            target[param.name] = value;
+          }
+          if (bodyValidator) {
+            if (req.body === undefined) {
+              if (bodyRequired) problems.push({ in: 'body', errors: [requiredError('body')] });
+            } else if (!bodyValidator(req.body)) {
+              problems.push({ in: 'body', errors: [...(bodyValidator.errors ?? [])] });
+            }
+          }
+          if (problems.length) return options.invalid(res, problems, operation);
+          if (options.onResponseMismatch)
+            checkResponses(res, operation, schemas, path, method, options.onResponseMismatch);
+          await handler(req, res, input);
+        } catch (error) {
+          next(error);
+        }
+      });
+    }
+  }
+  return router;
+}
+
+const requiredError = (name: string): ErrorObject => ({
+  instancePath: '',
+  schemaPath: '#/required',
+  keyword: 'required',
+  params: { missingProperty: name },
+  message: `must have required property '${name}'`,
+});
+
+/** Wraps `res.json` so that each answer is checked against the operation's documented responses. */
+function checkResponses(
+  res: Response,
+  operation: Node,
+  schemas: SpecSchemas,
+  path: string,
+  method: string,
+  report: NonNullable<ContractRouterOptions['onResponseMismatch']>,
+): void {
+  const json = res.json.bind(res);
+  res.json = (body: unknown) => {
+    const status = res.statusCode;
+    const key = operation.responses[String(status)]
+      ? String(status)
+      : operation.responses.default
+        ? 'default'
+        : null;
+    if (!key) {
+      report(res, status, [`status ${status} is not documented`], operation);
+      return res;
+    }
+    const response = operation.responses[key] as Node;
+    const at = response.$ref
+      ? [...(response.$ref as string).slice(2).split('/'), 'content', 'application/json', 'schema']
+      : ['paths', path, method, 'responses', key, 'content', 'application/json', 'schema'];
+    const hasSchema = deref(schemas.spec, response)?.content?.['application/json']?.schema;
+    if (!hasSchema) {
+      report(res, status, [`status ${status} documents no JSON body`], operation);
+      return res;
+    }
+    const errors = schemas.errors(at, body);
+    if (errors.length) {
+      report(
+        res,
+        status,
+        errors.map((e) => `${e.instancePath || '/'}: ${e.message}`),
+        operation,
+      );
+      return res;
+    }
+    return json(body);
+  };
+}

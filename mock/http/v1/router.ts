@@ -1,0 +1,158 @@
+// The Integration REST API v1 (seed 001) over the platform: one handler per operation of
+// openapi/v1, routed and validated by the contract. Handlers only translate: rules live in the domain.
+import type { Request, Response } from 'express';
+import { courseById, coursesInOrder } from '../../domain/courses.ts';
+import { envelope, lastEvent } from '../../domain/events.ts';
+import { groupById } from '../../domain/groups.ts';
+import type { Platform } from '../../domain/platform.ts';
+import { groupStatistics, platformStatistics } from '../../domain/statistics.ts';
+import type { TenantState } from '../../domain/tenant-state.ts';
+import { userByApiId } from '../../domain/users.ts';
+import { contractRouter, type Handler, type ValidatedRequest } from '../contract.ts';
+import { invalidV1, sendV1Error } from './errors.ts';
+import * as view from './views.ts';
+
+/** Seed 001, "Limits": courses per page. */
+export const COURSES_PER_PAGE = 20;
+
+// biome-ignore lint/suspicious/noExplicitAny: request bodies are checked against the contract before they arrive here.
+type Body = any;
+
+export interface V1Options {
+  spec: Record<string, unknown>;
+  platform: Platform;
+  onResponseMismatch?: Parameters<typeof contractRouter>[0]['onResponseMismatch'];
+}
+
+export function v1Router({ spec, platform, onResponseMismatch }: V1Options) {
+  const tenant = (res: Response) => res.locals.tenant as TenantState;
+  const id = (res: Response) => tenant(res).id;
+  const run = platform.run.bind(platform);
+  const ok = (res: Response, status: number, body: unknown) => res.status(status).json(body);
+
+  const handlers: Record<
+    string,
+    (req: Request, res: Response, input: ValidatedRequest & { body: Body }) => unknown
+  > = {
+    listGroupAttributes: (_req, res) => ok(res, 200, view.attributes(tenant(res), 'group')),
+    listUserAttributes: (_req, res) => ok(res, 200, view.attributes(tenant(res), 'user')),
+    createGroupAttributes: (_req, res, { body }) =>
+      ok(
+        res,
+        200,
+        run('upsertAttributes', { tenantId: id(res), scope: 'group', inputs: body }).map(view.attribute),
+      ),
+    createUserAttributes: (_req, res, { body }) =>
+      ok(
+        res,
+        200,
+        run('upsertAttributes', { tenantId: id(res), scope: 'user', inputs: body }).map(view.attribute),
+      ),
+
+    createUser: (_req, res, { body }) =>
+      ok(res, 201, view.user(run('createUser', { tenantId: id(res), input: body }))),
+    updateUser: (_req, res, { params, body }) => {
+      run('updateUser', { tenantId: id(res), apiId: String(params.userId), input: body });
+      res.status(200).end();
+    },
+    blockUser: (_req, res, { body }) =>
+      ok(res, 200, view.blockedUser(run('blockUser', { tenantId: id(res), apiId: body.id }))),
+
+    createGroup: (_req, res, { body }) =>
+      ok(res, 201, view.group(run('createGroup', { tenantId: id(res), input: body }))),
+    updateGroup: (_req, res, { params, body }) =>
+      ok(
+        res,
+        200,
+        view.group(run('updateGroup', { tenantId: id(res), groupId: Number(params.groupId), input: body })),
+      ),
+    getGroupStatistics: (_req, res, { params }) => {
+      const t = tenant(res);
+      const s = groupStatistics(t, groupById(t, Number(params.groupId)));
+      ok(res, 200, {
+        group: view.group(s.group),
+        usersWithoutActivity: s.usersWithoutActivity.map(view.shortUser),
+        usersWithoutResults: s.usersWithoutResults.map(view.shortUser),
+        leaders: s.leaders.map(view.leader),
+      });
+    },
+
+    listCourses: (_req, res, { query }) => {
+      const all = coursesInOrder(tenant(res));
+      const offset = Number(query.offset ?? 0);
+      ok(res, 200, {
+        courses: all.slice(offset, offset + COURSES_PER_PAGE).map(view.course),
+        totalCount: all.length,
+      });
+    },
+    getCourse: (_req, res, { params }) =>
+      ok(res, 200, view.courseDetail(courseById(tenant(res), Number(params.courseId)))),
+
+    assignCourse: (_req, res, { params, body }) => {
+      const result = run('assignCourse', {
+        tenantId: id(res),
+        courseId: Number(params.courseId),
+        users: body.users ?? [],
+        groups: body.groups ?? [],
+        assignAt: body.assignAt,
+        deadlineAt: body.deadlineAt,
+      });
+      ok(res, 200, { users: result.users.map(view.shortUser), groups: result.groups.map(view.groupSummary) });
+    },
+    listCourseAssignments: (_req, res, { params }) => {
+      const t = tenant(res);
+      const c = courseById(t, Number(params.courseId));
+      const assignments = t
+        .assignmentsOfCourse(c.id)
+        .flatMap((a) => view.assignmentWithUser(t, a, platform.now()));
+      ok(res, 200, { assignments, totalCount: assignments.length });
+    },
+    listUserAssignments: (_req, res, { params }) => {
+      const t = tenant(res);
+      const u = userByApiId(t, String(params.userId));
+      ok(res, 200, {
+        assignments: t
+          .assignmentsOfUser(u.id)
+          .flatMap((a) => view.assignmentWithCourse(t, a, platform.now())),
+      });
+    },
+
+    getStatistics: (_req, res) => {
+      const s = platformStatistics(tenant(res));
+      ok(res, 200, {
+        statistics: s.statistics,
+        usersWithoutActivity: s.usersWithoutActivity.map(view.shortUser),
+        usersWithoutResults: s.usersWithoutResults.map(view.shortUser),
+        leaders: s.leaders.map(view.leader),
+        unassignedCourses: s.unassignedCourses.map(view.course),
+      });
+    },
+    getLastWebhookEvent: (_req, res, { params }) => {
+      const event = lastEvent(tenant(res), String(params.event), platform.now());
+      if (!event)
+        return sendV1Error(res, { status: 404, message: `No ${params.event} event in the last 30 days` });
+      ok(res, 200, envelope(event));
+    },
+  };
+
+  return contractRouter({
+    spec,
+    handlers: handlers as Record<string, Handler>,
+    // Seed 001, "Authentication": every endpoint needs the site API key; it selects the tenant.
+    before: (req, res) => {
+      const key = req.get('x-api-key');
+      const t = key ? platform.tenantBySiteKey(key) : undefined;
+      if (!t) {
+        sendV1Error(res, {
+          status: 401,
+          message: key ? 'Invalid X-API-KEY' : 'Missing X-API-KEY header: send the site API key',
+        });
+        return false;
+      }
+      res.locals.tenant = t;
+      return true;
+    },
+    invalid: (res, problems) => invalidV1(res, problems, res.req.body),
+    onResponseMismatch,
+  });
+}

@@ -1,0 +1,118 @@
+// `npm start` / `npx lmskit mock`: the stateful mock on one port, with the banner a newcomer needs.
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import express from 'express';
+import { ROOT } from '../lib/paths.ts';
+import { createApp } from './app.ts';
+import { VirtualClock } from './domain/clock.ts';
+import { hashKey } from './domain/mcp-keys.ts';
+import { Platform } from './domain/platform.ts';
+import { DEMO_KEYS, DEMO_TENANT, demoMcpKey } from './seed/demo.ts';
+import { loadSeed, SEEDS } from './seed/index.ts';
+import { StateFile } from './store/state-file.ts';
+import { WebhookDispatcher } from './webhooks/dispatcher.ts';
+
+const HELP = `usage: lmskit mock [options]
+
+  --port N            port to listen on (LMSKIT_PORT, default 4010)
+  --host H            address to bind (LMSKIT_HOST, default 127.0.0.1)
+  --admin-token T     bearer token of /__admin (LMSKIT_ADMIN_TOKEN, default: random, printed)
+  --state-file F      keep the state in F across restarts (LMSKIT_STATE_FILE, default: in memory)
+  --seed NAME         seed of a fresh state: ${Object.keys(SEEDS).join(', ')} (LMSKIT_SEED, default demo)
+  --frozen-clock      the virtual clock moves only when advanced through /__admin
+`;
+
+const { values } = parseArgs({
+  options: {
+    port: { type: 'string', default: process.env.LMSKIT_PORT ?? '4010' },
+    host: { type: 'string', default: process.env.LMSKIT_HOST ?? '127.0.0.1' },
+    'admin-token': { type: 'string', default: process.env.LMSKIT_ADMIN_TOKEN },
+    'state-file': { type: 'string', default: process.env.LMSKIT_STATE_FILE },
+    seed: { type: 'string', default: process.env.LMSKIT_SEED ?? 'demo' },
+    'frozen-clock': { type: 'boolean', default: false },
+    help: { type: 'boolean', default: false },
+  },
+});
+if (values.help) {
+  console.log(HELP);
+  process.exit(0);
+}
+if (!SEEDS[values.seed]) {
+  console.error(`unknown seed ${values.seed}; known: ${Object.keys(SEEDS).join(', ')}`);
+  process.exit(2);
+}
+
+const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version as string;
+const adminToken = values['admin-token'] || randomBytes(16).toString('hex');
+const seed = loadSeed(values.seed);
+const platform = new Platform(
+  new VirtualClock({ start: seed.now, frozen: values['frozen-clock'] }),
+  loadSeed,
+);
+platform.load(seed);
+
+const stateFile = values['state-file'] ? new StateFile(values['state-file']) : null;
+if (stateFile) {
+  const report = stateFile.open(platform);
+  for (const s of report.skipped)
+    console.warn(`state file ${stateFile.path}: skipped line ${s.line}: ${s.reason}`);
+  if (!report.created)
+    console.log(`state file ${stateFile.path}: loaded, ${report.replayed} command(s) replayed`);
+}
+
+const { app } = createApp({
+  platform,
+  adminToken,
+  version,
+  onStateReplaced: () => stateFile?.compact(platform),
+});
+const site = join(ROOT, 'docs', 'site');
+const root = express();
+root.use('/docs', express.static(site));
+root.use(app);
+const dispatcher = new WebhookDispatcher(platform);
+dispatcher.start();
+
+const server: Server = root.listen(Number(values.port), values.host, () => {
+  const base = `http://${values.host}:${values.port}`;
+  const demo = platform.tenants.get(DEMO_TENANT);
+  const keys = DEMO_KEYS.filter((k) => {
+    const record = demo?.mcpKeys.get(k.id);
+    return record && !record.revokedAt && record.hash === hashKey(demoMcpKey(k.name));
+  });
+  const lines = [
+    `lmskit mock ${version} ready`,
+    `  Integration REST API (v1)  ${base}/openapi/v1`,
+    `  MCP backend API (v2)       ${base}/api/v2`,
+    `  Admin API                  ${base}/__admin`,
+    '',
+    ...(demo ? [`  tenant ${demo.id}: X-API-KEY ${demo.siteApiKey}`] : []),
+    ...keys.map((k) => `  MCP key (${k.scopes.join('+')}, ${k.userApiId}): X-MCP-Key ${demoMcpKey(k.name)}`),
+    `  admin token: Authorization: Bearer ${adminToken}`,
+    `  docs: ${existsSync(join(site, 'index.html')) ? `${base}/docs/` : 'run `npm run docs`, then open docs/site/index.html'}`,
+    `  state: ${stateFile ? stateFile.path : 'in memory (use --state-file to keep it)'}`,
+    '',
+    `try: curl -H 'X-API-KEY: ${demo?.siteApiKey ?? '<key>'}' ${base}/openapi/v1/courses`,
+  ];
+  console.log(lines.join('\n'));
+});
+server.on('error', (error) => {
+  console.error(`cannot listen on ${values.host}:${values.port}: ${error.message}`);
+  process.exit(1);
+});
+
+function shutdown(signal: string): void {
+  console.log(`\n${signal}: shutting down`);
+  dispatcher.stop();
+  server.close(() => {
+    stateFile?.compact(platform);
+    stateFile?.close();
+    process.exit(0);
+  });
+  server.closeAllConnections();
+}
+process.on('SIGINT', () => shutdown('SIGINT'));
+process.on('SIGTERM', () => shutdown('SIGTERM'));
