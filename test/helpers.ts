@@ -2,7 +2,6 @@
 import { readFileSync } from 'node:fs';
 import { type ApiName, bundlePath } from '../lib/paths.ts';
 
-// biome-ignore lint/suspicious/noExplicitAny: tests walk OpenAPI documents generically, by key.
 export type Spec = Record<string, any>;
 
 export const loadBundle = (api: ApiName): Spec => JSON.parse(readFileSync(bundlePath(api), 'utf8'));

@@ -40,15 +40,17 @@ export class Runtime {
   /** Records every request's outcome once its answer is sent. */
   recordRequests = (req: Request, res: Response, next: NextFunction) => {
     const started = process.hrtime.bigint();
+    // Read now: routers mounted below rewrite `req.url` while they handle the request.
+    const { method, path } = req;
     res.on('finish', () => {
       const latencyMs = Number(process.hrtime.bigint() - started) / 1e6;
       this.journal.push({
         at: new Date().toISOString(),
-        method: req.method,
-        path: req.path,
+        method,
+        path,
         status: res.statusCode,
         latencyMs: Math.round(latencyMs * 1000) / 1000,
-        api: apiOf(req.path),
+        api: apiOf(path),
       });
       if (this.journal.length > JOURNAL_SIZE) this.journal.shift();
     });

@@ -48,10 +48,10 @@ function fieldPath(pointer: string): string {
 /** The seed's own wording where it gives one (seed 001, "Custom attributes": validation failure). */
 function messageFor(field: string, e: ErrorObject): string {
   const leaf = field.split('.').at(-1) ?? field;
-  if (e.keyword === 'required') return `${leaf} is required`;
   if (/^attributes\[\d+]\.type$/.test(field)) return 'invalid attribute type';
   if (/^attributes\[\d+]\.extraData$/.test(field)) return 'options required for choice type attributes';
   if (/^attributes\[\d+]\.position$/.test(field)) return 'position must be a positive integer';
+  if (e.keyword === 'required') return `${leaf} is required`;
   if (e.keyword === 'additionalProperties') return `${String(e.params.additionalProperty)} is not allowed`;
   return `${leaf} ${e.message ?? 'is invalid'}`;
 }

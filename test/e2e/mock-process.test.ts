@@ -1,0 +1,118 @@
+// End to end (issue #3 items 1, 9, 12): the real `lmskit mock` process, driven over HTTP as a user
+// would — started, written to, killed with SIGKILL, restarted on the same state file — and every
+// acknowledged write is still there. Then a torn tail in the state file is reported, not fatal.
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freePort, type RunningProcess, startLmskit } from './process.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'lmskit-e2e-'));
+const stateFile = join(dir, 'state.jsonl');
+const running: RunningProcess[] = [];
+afterAll(() => {
+  for (const p of running) p.child.kill('SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function start(port: number) {
+  const p = await startLmskit(
+    ['mock', '--port', String(port), '--admin-token', 'e2e-token', '--state-file', stateFile],
+    /ready/,
+  );
+  running.push(p);
+  return p;
+}
+
+describe('lmskit mock, as a process', () => {
+  let port = 0;
+  let key = '';
+  let base = '';
+  const v1 = async (path: string, init: { method?: string; json?: unknown } = {}) => {
+    const response = await fetch(`${base}/openapi/v1${path}`, {
+      method: init.method ?? 'GET',
+      headers: {
+        'x-api-key': key,
+        ...(init.json !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
+      ...(init.json !== undefined ? { body: JSON.stringify(init.json) } : {}),
+    });
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : undefined };
+  };
+
+  it('starts, prints the banner with the site API key, the MCP keys and the admin token, and is healthy', async () => {
+    port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    const p = await start(port);
+    const banner = p.output();
+    expect(banner).toContain(`${base}/openapi/v1`);
+    expect(banner).toContain(`${base}/api/v2`);
+    expect(banner).toContain('Bearer e2e-token');
+    expect(banner).toMatch(/MCP key \(read, ada\): X-MCP-Key lmcp_\S{43}/);
+    expect(banner).toMatch(/MCP key \(read\+write, ada\): X-MCP-Key lmcp_\S{43}/);
+    key = /X-API-KEY (\S+)/.exec(banner)?.[1] ?? '';
+    expect((await fetch(`${base}/__admin/health`)).status).toBe(200);
+  });
+
+  it('keeps every acknowledged write across kill -9 and a restart on the same state file', async () => {
+    const created = await v1('/users', {
+      method: 'POST',
+      json: {
+        name: 'Durable',
+        email: 'durable@example.test',
+        password: 'password1',
+        roleAlias: 'learner',
+        groups: [3],
+      },
+    });
+    expect(created.status).toBe(201);
+    const id = created.body.id;
+    expect(
+      (
+        await v1(`/users/${id}`, {
+          method: 'PATCH',
+          json: { email: 'durable2@example.test', occupation: 'Tester' },
+        })
+      ).status,
+    ).toBe(200);
+    const group = await v1('/groups', { method: 'POST', json: { name: 'Survivors' } });
+    expect((await v1('/courses/12/assignments', { method: 'POST', json: { users: [id] } })).status).toBe(200);
+    expect((await v1('/users/blocked', { method: 'POST', json: { id: 'lily' } })).status).toBe(200);
+
+    const [first] = running;
+    first?.child.kill('SIGKILL');
+    await first?.exited;
+    await start(port);
+
+    const assignments = await v1(`/users/${id}/assignments`);
+    expect(assignments.status).toBe(200);
+    expect(assignments.body.assignments.map((a: any) => a.course.id)).toContain(12);
+    const dup = await v1('/users', {
+      method: 'POST',
+      json: { name: 'Dup', email: 'durable2@example.test', password: 'password1', roleAlias: 'learner' },
+    });
+    expect(dup.status).toBe(400);
+    expect((await v1(`/groups/${group.body.id}/statistics`)).body.group.name).toBe('Survivors');
+    expect((await v1('/users/blocked', { method: 'POST', json: { id: 'lily' } })).body.isBanned).toBe(true);
+    const stats = await v1('/groups/3/statistics');
+    expect(stats.body.usersWithoutActivity.map((u: any) => u.id)).toContain(id);
+  });
+
+  it('reports a torn last line of the state file and starts with everything before it', async () => {
+    const current = running.at(-1);
+    current?.child.kill('SIGKILL');
+    await current?.exited;
+    appendFileSync(stateFile, '{"t":"createGroup","a":{"tenantId":"demo","inp');
+    const p = await start(port);
+    expect(p.output()).toMatch(/skipped line \d+/);
+    expect((await v1('/courses')).status).toBe(200);
+    expect((await v1('/users/blocked', { method: 'POST', json: { id: 'lily' } })).body.isBanned).toBe(true);
+  });
+
+  it('shuts down cleanly on SIGTERM', async () => {
+    const p = running.at(-1);
+    p?.child.kill('SIGTERM');
+    expect(await p?.exited).toBe(0);
+  });
+});

@@ -1,0 +1,332 @@
+// In-process HTTP tests of the admin API (openapi/admin; issue #3 item 7), with webhook delivery
+// to a real receiver on loopback (issue #3 item 8).
+import { createHash, createHmac } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebhookDispatcher } from '../../mock/webhooks/dispatcher.ts';
+import { type Harness, startHarness } from './harness.ts';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(() => h.close());
+
+describe('admin auth', () => {
+  it('answers 401 without the bearer token, and health needs none', async () => {
+    expect((await fetch(`${h.base}/__admin/tenants/demo`)).status).toBe(401);
+    expect(
+      (await fetch(`${h.base}/__admin/tenants/demo`, { headers: { authorization: 'Bearer wrong' } })).status,
+    ).toBe(401);
+    const health = await fetch(`${h.base}/__admin/health`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toMatchObject({ status: 'ok' });
+  });
+});
+
+describe('tenants and licence', () => {
+  it('shows the licence fields and the site API key that v1 accepts', async () => {
+    const { body } = await h.admin('/tenants/demo');
+    expect(body).toMatchObject({ id: 'demo', mcpLicensed: true, mcpAccess: 'full', mcpAiAccess: true });
+    const v1 = await fetch(`${h.base}/openapi/v1/courses`, { headers: { 'x-api-key': body.siteApiKey } });
+    expect(v1.status).toBe(200);
+  });
+
+  it('changes licence fields and keeps the others', async () => {
+    const { body } = await h.admin('/tenants/demo', { method: 'PATCH', json: { mcpAiAccess: false } });
+    expect(body).toMatchObject({ mcpAccess: 'full', mcpAiAccess: false });
+    await h.admin('/tenants/demo', { method: 'PATCH', json: { mcpAiAccess: true } });
+  });
+
+  it('lists users with both ids and their role, and answers 404 for an unknown tenant', async () => {
+    const { body } = await h.admin('/tenants/demo/users');
+    expect(body.users[0]).toEqual({
+      id: 1,
+      apiId: 'ada',
+      name: 'Ada Admin',
+      email: 'ada@demo.example',
+      role: 'admin',
+    });
+    expect((await h.admin('/tenants/acme/users')).status).toBe(404);
+  });
+});
+
+describe('MCP keys (seed 000, MCP key)', () => {
+  it('creates a 48-character key with a 5-character prefix, shown once and stored only as SHA-256', async () => {
+    const { status, body } = await h.admin('/tenants/demo/mcp-keys', {
+      method: 'POST',
+      json: { userId: 2, scopes: ['read'] },
+    });
+    expect(status).toBe(201);
+    expect(body.key).toHaveLength(48);
+    expect(body.key).toMatch(/^[a-z]{4}_[A-Za-z0-9_-]{43}$/);
+    const snapshot = JSON.stringify(h.platform.snapshot());
+    expect(snapshot).not.toContain(body.key);
+    expect(snapshot).toContain(createHash('sha256').update(body.key).digest('hex'));
+    const record = await h.admin(`/tenants/demo/mcp-keys/${body.id}`);
+    expect(record.body).toMatchObject({
+      id: body.id,
+      prefix: 'lmcp_',
+      userId: 2,
+      lastUsedAt: null,
+      revokedAt: null,
+    });
+    expect(JSON.stringify(record.body)).not.toContain(body.key);
+  });
+
+  it('lets a user hold any number of keys, each with its own record', async () => {
+    const ids = new Set<string>();
+    for (let i = 0; i < 5; i++)
+      ids.add(
+        (
+          await h.admin('/tenants/demo/mcp-keys', {
+            method: 'POST',
+            json: { userId: 3, scopes: ['read', 'write'] },
+          })
+        ).body.id,
+      );
+    expect(ids.size).toBe(5);
+    const { body } = await h.admin('/tenants/demo/mcp-keys');
+    expect(body.keys.filter((k: any) => k.userId === 3)).toHaveLength(5);
+  });
+
+  it('revokes a key: revokedAt set, revoking again changes nothing', async () => {
+    const { body } = await h.admin('/tenants/demo/mcp-keys', {
+      method: 'POST',
+      json: { userId: 2, scopes: ['read'] },
+    });
+    const revoked = await h.admin(`/tenants/demo/mcp-keys/${body.id}`, { method: 'DELETE' });
+    expect(revoked.body.revokedAt).toBe(h.platform.now());
+    await h.admin('/clock/advance', { method: 'POST', json: { seconds: 60 } });
+    const again = await h.admin(`/tenants/demo/mcp-keys/${body.id}`, { method: 'DELETE' });
+    expect(again.body.revokedAt).toBe(revoked.body.revokedAt);
+  });
+
+  it('answers 402 LICENSE_RESTRICTED when the tenant has no MCP licence at all (seed 000, Errors)', async () => {
+    await h.admin('/tenants/demo', { method: 'PATCH', json: { mcpLicensed: false } });
+    const response = await h.admin('/tenants/demo/mcp-keys', {
+      method: 'POST',
+      json: { userId: 1, scopes: ['read'] },
+    });
+    await h.admin('/tenants/demo', { method: 'PATCH', json: { mcpLicensed: true } });
+    expect(response).toMatchObject({ status: 402, body: { code: 'LICENSE_RESTRICTED' } });
+  });
+});
+
+describe('clock', () => {
+  it('reads, advances and sets the virtual clock', async () => {
+    const start = (await h.admin('/clock')).body.now;
+    const advanced = await h.admin('/clock/advance', { method: 'POST', json: { seconds: 3600 } });
+    expect(advanced.body.now).toBe(start + 3600);
+    const set = await h.admin('/clock/set', { method: 'POST', json: { now: start } });
+    expect(set.body).toEqual({ now: start, iso: new Date(start * 1000).toISOString().replace('.000Z', 'Z') });
+  });
+});
+
+describe('learner progress and publishing', () => {
+  it('start, progress and finish move an assignment; finish emits course.finished and issues a certificate', async () => {
+    // Lucia is assigned course 1 (Workplace safety, which has a certificate) through group Company.
+    const path = '/tenants/demo/users/8/courses/1/progress';
+    expect(
+      (await h.admin(path, { method: 'POST', json: { action: 'progress', progressValue: 50 } })).body,
+    ).toMatchObject({
+      status: 'inProgress',
+      progressValue: 50,
+    });
+    const finished = await h.admin(path, { method: 'POST', json: { action: 'finish', resultValue: 90 } });
+    expect(finished.body).toMatchObject({
+      status: 'finished',
+      progressValue: 100,
+      resultValue: 90,
+      certificateId: expect.any(Number),
+    });
+    const event = await h.v1('/webhook/course.finished/last');
+    expect(event.body).toMatchObject({
+      type: 'Course/Finished',
+      body: { user: { id: 'lucia' }, course: { id: 1 }, resultValue: 90 },
+    });
+    const again = await h.admin(path, { method: 'POST', json: { action: 'finish' } });
+    expect(again).toMatchObject({ status: 409, body: { code: 'ALREADY_FINISHED' } });
+  });
+
+  it('answers 404 for progress on a course the user is not assigned', async () => {
+    expect(
+      (
+        await h.admin('/tenants/demo/users/8/courses/40/progress', {
+          method: 'POST',
+          json: { action: 'start' },
+        })
+      ).status,
+    ).toBe(404);
+  });
+
+  it('publishes a draft once: course.published emitted, isDraft false in v1', async () => {
+    const published = await h.admin('/tenants/demo/courses/48/publish', { method: 'POST' });
+    expect(published.body).toMatchObject({ id: 48, isDraft: false, publishedAt: h.platform.now() });
+    expect((await h.v1('/courses/48')).body.isDraft).toBe(false);
+    expect((await h.v1('/webhook/course.published/last')).body.body.course.id).toBe(48);
+    const eventsBefore = h.platform.tenant('demo').events.length;
+    await h.admin('/tenants/demo/courses/48/publish', { method: 'POST' });
+    expect(h.platform.tenant('demo').events.length).toBe(eventsBefore);
+  });
+});
+
+describe('journal and faults', () => {
+  it('journals requests with method, path, status and latency, newest first', async () => {
+    await h.v1('/courses/2');
+    await h.v1('/courses/9999');
+    // The journal request itself is recorded once answered, so the two before it come first.
+    const { body } = await h.admin('/journal?limit=2');
+    expect(body.requests).toMatchObject([
+      { method: 'GET', path: '/openapi/v1/courses/9999', status: 404, api: 'v1' },
+      { method: 'GET', path: '/openapi/v1/courses/2', status: 200, api: 'v1' },
+    ]);
+    expect(body.requests[1].latencyMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it('answers the next N matching requests with an injected status and body, then behaves again', async () => {
+    await h.admin('/faults', {
+      method: 'POST',
+      json: { method: 'GET', path: '/openapi/v1/courses', count: 2, status: 503, body: { oops: true } },
+    });
+    expect(await h.v1('/courses')).toMatchObject({ status: 503, body: { oops: true } });
+    expect((await h.v1('/courses')).status).toBe(503);
+    expect((await h.v1('/courses')).status).toBe(200);
+    expect((await h.admin('/faults')).body.faults).toEqual([]);
+  });
+
+  it('matches a path prefix with a trailing * and can be cleared', async () => {
+    await h.admin('/faults', {
+      method: 'POST',
+      json: { method: 'GET', path: '/openapi/v1/courses/*', count: 5, status: 500 },
+    });
+    expect((await h.v1('/courses/3')).status).toBe(500);
+    await h.admin('/faults', { method: 'DELETE' });
+    expect((await h.v1('/courses/3')).status).toBe(200);
+  });
+
+  it('adds latency without changing the answer', async () => {
+    await h.admin('/faults', {
+      method: 'POST',
+      json: { method: 'GET', path: '/openapi/v1/courses/4', latencyMs: 150 },
+    });
+    const started = Date.now();
+    const response = await h.v1('/courses/4');
+    expect(response.status).toBe(200);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+  });
+});
+
+describe('snapshot and reset', () => {
+  it('exports a snapshot and imports it back, restoring state that changed in between', async () => {
+    const exported = (await h.admin('/snapshot')).body;
+    expect(exported).toMatchObject({ format: 'lmskit-state', version: 1 });
+    await h.v1('/groups', { method: 'POST', json: { name: 'Temporary' } });
+    const groups = h.platform.tenant('demo').groups.size;
+    const imported = await h.admin('/snapshot', { method: 'PUT', json: exported });
+    expect(imported.body.tenants).toEqual(['demo']);
+    expect(h.platform.tenant('demo').groups.size).toBe(groups - 1);
+  });
+
+  it('refuses something that is not a snapshot and changes nothing', async () => {
+    const before = JSON.stringify(h.platform.snapshot());
+    const response = await h.admin('/snapshot', {
+      method: 'PUT',
+      json: { format: 'something-else', version: 1, now: 0, tenants: {} },
+    });
+    expect(response.status).toBe(400);
+    expect(JSON.stringify(h.platform.snapshot())).toBe(before);
+  });
+
+  it('resets to the demo seed, or to the empty seed', async () => {
+    await h.v1('/groups', { method: 'POST', json: { name: 'Gone after reset' } });
+    expect((await h.admin('/reset', { method: 'POST', json: { seed: 'empty' } })).body.seed).toBe('empty');
+    expect(h.platform.tenant('demo').users.size).toBe(1);
+    await h.admin('/reset', { method: 'POST', json: {} });
+    expect(h.platform.tenant('demo').groups.size).toBe(4);
+  });
+});
+
+describe('webhook delivery (DESIGN.md, Webhooks; seed 001, Events)', () => {
+  let receiver: Server;
+  let url = '';
+  const received: { headers: IncomingMessage['headers']; body: string }[] = [];
+  let failuresLeft = 0;
+  let dispatcher: WebhookDispatcher;
+
+  beforeAll(async () => {
+    receiver = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        if (failuresLeft > 0) {
+          failuresLeft--;
+          res.writeHead(500).end();
+          return;
+        }
+        received.push({ headers: req.headers, body });
+        res.writeHead(200).end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    dispatcher = new WebhookDispatcher(h.platform, { baseDelayMs: 20 });
+    dispatcher.start();
+  });
+  afterAll(async () => {
+    dispatcher.stop();
+    await new Promise((resolve) => receiver.close(resolve));
+  });
+
+  const deliveries = async () => (await h.admin('/tenants/demo/webhooks/deliveries')).body.deliveries;
+  const until = async (check: () => Promise<boolean>) => {
+    for (let i = 0; i < 100 && !(await check()); i++) await new Promise((r) => setTimeout(r, 20));
+  };
+
+  it('POSTs the envelope signed with HMAC-SHA256 of the body, with an event id', async () => {
+    const created = await h.admin('/tenants/demo/webhooks', {
+      method: 'POST',
+      json: { url, secret: 'receiver-secret', events: ['user.created'] },
+    });
+    expect(created).toMatchObject({ status: 201, body: { url, events: ['user.created'] } });
+    expect(created.body).not.toHaveProperty('secret');
+    await h.v1('/users', {
+      method: 'POST',
+      json: { name: 'Hooked', email: 'hooked@example.test', password: 'password1', roleAlias: 'learner' },
+    });
+    await until(async () => received.length > 0);
+    const [delivery] = received;
+    const expected = `sha256=${createHmac('sha256', 'receiver-secret')
+      .update(delivery?.body ?? '')
+      .digest('hex')}`;
+    expect(delivery?.headers['x-lmskit-signature']).toBe(expected);
+    expect(delivery?.headers['x-lmskit-event']).toBe('user.created');
+    expect(delivery?.headers['x-lmskit-event-id']).toMatch(/^evt_\d+$/);
+    expect(JSON.parse(delivery?.body ?? '{}')).toMatchObject({
+      type: 'User/Created',
+      body: { user: { email: 'hooked@example.test' } },
+    });
+  });
+
+  it('retries a failed delivery with backoff until it is delivered, and logs every attempt', async () => {
+    failuresLeft = 2;
+    received.length = 0;
+    await h.v1('/users', {
+      method: 'POST',
+      json: { name: 'Retried', email: 'retried@example.test', password: 'password1', roleAlias: 'learner' },
+    });
+    await until(async () => (await deliveries())[0]?.state === 'delivered');
+    const [latest] = await deliveries();
+    expect(latest.state).toBe('delivered');
+    expect(latest.attempts.map((a: any) => a.status)).toEqual([500, 500, 200]);
+    expect(received).toHaveLength(1);
+  });
+
+  it('only sends the event types a receiver asked for', async () => {
+    const before = (await deliveries()).length;
+    await h.v1('/groups', { method: 'POST', json: { name: 'No hook for this' } });
+    await h.admin('/tenants/demo/users/5/courses/1/progress', { method: 'POST', json: { action: 'start' } });
+    expect((await deliveries()).length).toBe(before);
+  });
+});

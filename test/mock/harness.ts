@@ -1,0 +1,72 @@
+// In-process harness for HTTP tests of the mock: the real app on an ephemeral loopback port, over
+// the demo seed, with a frozen clock and every answer checked against the contract
+// (`validateResponses`: a departure turns into a 500, which fails the test that made the request).
+import type { AddressInfo } from 'node:net';
+import { createApp } from '../../mock/app.ts';
+import { VirtualClock } from '../../mock/domain/clock.ts';
+import { Platform } from '../../mock/domain/platform.ts';
+import { DEMO_SITE_API_KEY } from '../../mock/seed/demo.ts';
+import { loadSeed } from '../../mock/seed/index.ts';
+
+export const ADMIN_TOKEN = 'test-admin-token';
+export { DEMO_SITE_API_KEY };
+
+export interface Harness {
+  platform: Platform;
+  base: string;
+  /** A request to the v1 API with the demo site key (override headers to test auth). */
+  v1: (
+    path: string,
+    init?: RequestInit & { json?: unknown },
+  ) => Promise<{ status: number; body: any; headers: Headers }>;
+  /** A request to the admin API with the admin token. */
+  admin: (
+    path: string,
+    init?: RequestInit & { json?: unknown },
+  ) => Promise<{ status: number; body: any; headers: Headers }>;
+  close: () => Promise<void>;
+}
+
+export async function startHarness(seed = 'demo'): Promise<Harness> {
+  const state = loadSeed(seed);
+  const platform = new Platform(new VirtualClock({ start: state.now, frozen: true }), loadSeed);
+  platform.load(state);
+  const { app } = createApp({ platform, adminToken: ADMIN_TOKEN, validateResponses: true, version: 'test' });
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  const request =
+    (prefix: string, auth: Record<string, string>) =>
+    async (path: string, init: RequestInit & { json?: unknown } = {}) => {
+      const { json, ...rest } = init;
+      const headers = {
+        ...auth,
+        ...(json !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(rest.headers as Record<string, string>),
+      };
+      const response = await fetch(`${base}${prefix}${path}`, {
+        ...rest,
+        headers,
+        ...(json !== undefined ? { body: JSON.stringify(json) } : {}),
+      });
+      const text = await response.text();
+      let body: unknown = text;
+      try {
+        body = text ? JSON.parse(text) : undefined;
+      } catch {}
+      return { status: response.status, body, headers: response.headers };
+    };
+
+  return {
+    platform,
+    base,
+    v1: request('/openapi/v1', { 'x-api-key': DEMO_SITE_API_KEY }),
+    admin: request('/__admin', { authorization: `Bearer ${ADMIN_TOKEN}` }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

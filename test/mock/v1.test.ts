@@ -1,0 +1,397 @@
+// In-process HTTP tests of the v1 API, one per rule of seed 001 (issue #3 item 4). Every answer is
+// also checked against openapi/v1 by the harness: a handler that drifts from the contract fails here.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Harness, startHarness } from './harness.ts';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(() => h.close());
+
+const newUser = (n: string, extra: Record<string, unknown> = {}) => ({
+  name: `New ${n}`,
+  email: `${n}@example.test`,
+  password: 'correct horse',
+  roleAlias: 'learner',
+  ...extra,
+});
+const demo = () => h.platform.tenant('demo');
+
+describe('authentication (seed 001, Authentication; DESIGN.md: 401 {status, message})', () => {
+  it.each([
+    ['no key', {}],
+    ['a wrong key', { 'x-api-key': 'not-the-key' }],
+  ])('answers 401 with %s', async (_what, headers) => {
+    const response = await fetch(`${h.base}/openapi/v1/courses`, { headers });
+    expect(response.status).toBe(401);
+    expect(await response.json()).toMatchObject({ status: 401, message: expect.any(String) });
+  });
+});
+
+describe('users (seed 001, Users)', () => {
+  it('creates a user that later reads return, with a generated API id when none is given', async () => {
+    const created = await h.v1('/users', { method: 'POST', json: newUser('ivy') });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({
+      name: 'New ivy',
+      email: 'ivy@example.test',
+      isBanned: false,
+      role: { alias: 'learner' },
+      fromApi: true,
+    });
+    expect(created.body.id).toMatch(/^[A-Za-z0-9]+$/);
+    const assignments = await h.v1(`/users/${created.body.id}/assignments`);
+    expect(assignments).toMatchObject({ status: 200, body: { assignments: [] } });
+  });
+
+  it('refuses a taken e-mail, case-insensitively, with errors.email', async () => {
+    const response = await h.v1('/users', {
+      method: 'POST',
+      json: newUser('dup', { email: 'ADA@demo.example' }),
+    });
+    expect(response.status).toBe(400);
+    expect(response.body.errors.email).toEqual([expect.stringMatching(/taken/)]);
+  });
+
+  it('refuses a password shorter than 8 characters, with errors.password', async () => {
+    const response = await h.v1('/users', {
+      method: 'POST',
+      json: newUser('short', { password: 'seven77' }),
+    });
+    expect(response.status).toBe(400);
+    expect(Object.keys(response.body.errors)).toEqual(['password']);
+  });
+
+  it('refuses an unknown roleAlias', async () => {
+    const response = await h.v1('/users', { method: 'POST', json: newUser('role', { roleAlias: 'wizard' }) });
+    expect(response.status).toBe(400);
+    expect(response.body.errors.roleAlias).toBeDefined();
+  });
+
+  it('assigns `courses` with `deadlineAt` and adds `groups` memberships on create', async () => {
+    const deadline = h.platform.now() + 86_400;
+    const created = await h.v1('/users', {
+      method: 'POST',
+      json: newUser('kit', { courses: [5, 6], deadlineAt: deadline, groups: [2] }),
+    });
+    expect(created.status).toBe(201);
+    const { body } = await h.v1(`/users/${created.body.id}/assignments`);
+    const byCourse = Object.fromEntries(body.assignments.map((a: any) => [a.course.id, a]));
+    expect(byCourse[5]).toMatchObject({ deadlineAt: deadline, isCourseStarted: false });
+    expect(byCourse[6]).toMatchObject({ deadlineAt: deadline });
+    // Group 2 (Sales) has course 7 assigned: a new member receives it too.
+    expect(byCourse[7]).toBeDefined();
+    const stats = await h.v1('/groups/2/statistics');
+    expect(stats.body.usersWithoutActivity.map((u: any) => u.id)).toContain(created.body.id);
+  });
+
+  it('PATCH answers 200 with no body and replaces the complete attribute set', async () => {
+    const created = await h.v1('/users', {
+      method: 'POST',
+      json: newUser('pat', { attributes: { department: 'Sales', remote: true } }),
+    });
+    const patched = await h.v1(`/users/${created.body.id}`, {
+      method: 'PATCH',
+      json: { email: 'pat2@example.test', occupation: 'Lead', attributes: { experience_years: 4 } },
+    });
+    expect(patched.status).toBe(200);
+    expect(patched.body).toBeUndefined();
+    const user = demo().userByApiId(created.body.id);
+    expect(user).toMatchObject({
+      email: 'pat2@example.test',
+      occupation: 'Lead',
+      attributes: { experience_years: 4 },
+    });
+  });
+
+  it('PATCH of an unknown user answers 404; an invalid e-mail 400', async () => {
+    expect((await h.v1('/users/nobody', { method: 'PATCH', json: { email: 'x@example.test' } })).status).toBe(
+      404,
+    );
+    const invalid = await h.v1('/users/ada', { method: 'PATCH', json: { email: 'not-an-email' } });
+    expect(invalid.status).toBe(400);
+    expect(invalid.body.errors.email).toBeDefined();
+  });
+
+  it('refuses attribute values that break their definition (seed 001, Type rules)', async () => {
+    const response = await h.v1('/users', {
+      method: 'POST',
+      json: newUser('attrs', {
+        attributes: {
+          employee_number: 'x'.repeat(256),
+          hire_date: 'yesterday',
+          remote: 'yes',
+          experience_years: 'ten',
+        },
+      }),
+    });
+    expect(response.status).toBe(400);
+    expect(Object.keys(response.body.errors).sort()).toEqual([
+      'attributes.employee_number',
+      'attributes.experience_years',
+      'attributes.hire_date',
+      'attributes.remote',
+    ]);
+  });
+});
+
+describe('ban (seed 001, User ban state)', () => {
+  it('bans a user: isBanned true in the answer and in state', async () => {
+    const response = await h.v1('/users/blocked', { method: 'POST', json: { id: 'lars' } });
+    expect(response).toMatchObject({ status: 200, body: { id: 'lars', isBanned: true } });
+    expect(demo().userByApiId('lars')?.isBanned).toBe(true);
+  });
+
+  it('answers 404 for a missing user', async () => {
+    const response = await h.v1('/users/blocked', { method: 'POST', json: { id: 'ghost' } });
+    expect(response.status).toBe(404);
+  });
+
+  it('answers 422 with data.courses for a user who is expert on courses, and leaves them active', async () => {
+    const response = await h.v1('/users/blocked', { method: 'POST', json: { id: 'otto' } });
+    expect(response.status).toBe(422);
+    expect(response.body.data.courses).toEqual([
+      { id: 1, name: 'Workplace safety', expertHomeworks: 3, expertClassworks: 1 },
+      { id: 2, name: 'Data protection basics', expertHomeworks: 0, expertClassworks: 2 },
+    ]);
+    expect(demo().userByApiId('otto')?.isBanned).toBe(false);
+  });
+});
+
+describe('custom attributes (seed 001, Custom attributes)', () => {
+  it('lists the definitions (assumed GET) in the POST shape', async () => {
+    const users = await h.v1('/custom/attributes/users');
+    expect(users.status).toBe(200);
+    expect(users.body.map((a: any) => a.type).sort()).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    const groups = await h.v1('/custom/attributes/groups');
+    expect(groups.body.every((a: any) => !('isEditable' in a))).toBe(true);
+  });
+
+  it('upserts group attributes by apiId: same apiId updates, options editable, ids kept', async () => {
+    const before = (await h.v1('/custom/attributes/groups')).body.find((a: any) => a.apiId === 'region');
+    const response = await h.v1('/custom/attributes/groups', {
+      method: 'POST',
+      json: [
+        {
+          name: 'Region',
+          type: 3,
+          apiId: 'region',
+          position: 1,
+          isRequired: false,
+          isVisible: true,
+          extraData: [{ value: 'EMEA' }, { value: 'LATAM' }],
+        },
+      ],
+    });
+    expect(response.status).toBe(200);
+    const [after] = response.body;
+    expect(after.id).toBe(before.id);
+    expect(after.name).toBe('Region');
+    expect(after.extraData.map((o: any) => o.value)).toEqual(['EMEA', 'LATAM']);
+    expect(after.extraData[0].id).toBe(before.extraData[0].id);
+  });
+
+  it('upserts user attributes by id and refuses a type change, keyed attributes[0].type', async () => {
+    const hire = (await h.v1('/custom/attributes/users')).body.find((a: any) => a.apiId === 'hire_date');
+    const changed = await h.v1('/custom/attributes/users', {
+      method: 'POST',
+      json: [
+        {
+          id: hire.id,
+          name: 'Hire date',
+          type: 1,
+          position: 2,
+          isRequired: false,
+          isVisible: true,
+          isEditable: false,
+        },
+      ],
+    });
+    expect(changed.status).toBe(400);
+    expect(changed.body.errors['attributes[0].type']).toBeDefined();
+    const renamed = await h.v1('/custom/attributes/users', {
+      method: 'POST',
+      json: [
+        {
+          id: hire.id,
+          name: 'Start date',
+          type: 2,
+          position: 2,
+          isRequired: false,
+          isVisible: true,
+          isEditable: true,
+        },
+      ],
+    });
+    expect(renamed.body[0]).toMatchObject({
+      id: hire.id,
+      name: 'Start date',
+      isEditable: true,
+      extraData: null,
+    });
+  });
+
+  it("answers the seed's messages: name is required, invalid attribute type, options required for choice type attributes", async () => {
+    const response = await h.v1('/custom/attributes/groups', {
+      method: 'POST',
+      json: [
+        { type: 1, position: 1, isRequired: false, isVisible: true },
+        { name: 'Bad', type: 9, position: 1, isRequired: false, isVisible: true },
+        { name: 'Choice', type: 3, position: 1, isRequired: false, isVisible: true },
+      ],
+    });
+    expect(response.status).toBe(400);
+    expect(response.body.errors).toMatchObject({
+      'attributes[0].name': ['name is required'],
+      'attributes[1].type': ['invalid attribute type'],
+      'attributes[2].extraData': ['options required for choice type attributes'],
+    });
+  });
+});
+
+describe('groups (seed 001, Groups)', () => {
+  it('creates a group with usersCount 0, coursesCount 0, image null', async () => {
+    const response = await h.v1('/groups', {
+      method: 'POST',
+      json: { name: 'Support', parentId: 1, description: 'Support desk' },
+    });
+    expect(response).toMatchObject({
+      status: 201,
+      body: { name: 'Support', parentId: 1, usersCount: 0, coursesCount: 0, image: null },
+    });
+  });
+
+  it('detaches a group with parentId null', async () => {
+    const response = await h.v1('/groups/4', { method: 'PATCH', json: { name: 'Backend', parentId: null } });
+    expect(response).toMatchObject({ status: 200, body: { id: 4, parentId: null } });
+    await h.v1('/groups/4', { method: 'PATCH', json: { name: 'Backend', parentId: 3 } });
+  });
+
+  it('refuses a parent that would make a cycle, with errors.parentId', async () => {
+    // Company (1) is the parent of Engineering (3): Company may not become Engineering's child.
+    const response = await h.v1('/groups/1', { method: 'PATCH', json: { name: 'Company', parentId: 3 } });
+    expect(response.status).toBe(400);
+    expect(response.body.errors.parentId).toBeDefined();
+    expect(demo().groups.get(1)?.parentId).toBeNull();
+  });
+
+  it('validates group attributes keyed by name (errors like attributes.region)', async () => {
+    const response = await h.v1('/groups/2', {
+      method: 'PATCH',
+      json: { name: 'Sales', attributes: { region: 'Moon' } },
+    });
+    expect(response.status).toBe(400);
+    expect(response.body.errors['attributes.region']).toBeDefined();
+  });
+
+  it('answers 404 for a missing group, on PATCH and on statistics', async () => {
+    expect((await h.v1('/groups/9999', { method: 'PATCH', json: { name: 'X' } })).status).toBe(404);
+    expect((await h.v1('/groups/9999/statistics')).status).toBe(404);
+  });
+
+  it('computes group statistics from state: members without activity, without results, leaders', async () => {
+    const { status, body } = await h.v1('/groups/2/statistics');
+    expect(status).toBe(200);
+    expect(body.group).toMatchObject({ id: 2, name: 'Sales' });
+    expect(body.leaders[0].user.id).toBe('lena');
+    expect(body.usersWithoutResults.map((u: any) => u.id)).not.toContain('lena');
+  });
+});
+
+describe('courses (seed 001, Courses and assignments; Limits: 20 per page)', () => {
+  it('pages courses 20 at a time by offset, with totalCount', async () => {
+    const first = await h.v1('/courses');
+    const second = await h.v1('/courses?offset=20');
+    const last = await h.v1('/courses?offset=40');
+    expect(first.body.courses).toHaveLength(20);
+    expect(second.body.courses).toHaveLength(20);
+    expect(first.body.totalCount).toBe(48);
+    expect(last.body.courses).toHaveLength(8);
+    expect(second.body.courses[0].id).toBe(first.body.courses[19].id + 1);
+    expect((await h.v1('/courses?offset=1000')).body.courses).toEqual([]);
+  });
+
+  it('answers course detail with description and attachedFiles, and 404 for a missing course', async () => {
+    const detail = await h.v1('/courses/1');
+    expect(detail.body).toMatchObject({
+      id: 1,
+      description: expect.any(String),
+      attachedFiles: expect.any(Array),
+    });
+    expect((await h.v1('/courses/9999')).status).toBe(404);
+  });
+
+  it('assigns users and groups and lists those successfully assigned; unknown ones are left out', async () => {
+    const response = await h.v1('/courses/30/assignments', {
+      method: 'POST',
+      json: { users: ['lena', 'ghost'], groups: [4, 999], deadlineAt: h.platform.now() + 3600 },
+    });
+    expect(response.status).toBe(200);
+    expect(response.body.users.map((u: any) => u.id)).toEqual(['lena']);
+    expect(response.body.groups.map((g: any) => g.id)).toEqual([4]);
+    const list = await h.v1('/courses/30/assignments/users');
+    expect(list.body.assignments.map((a: any) => a.user.id).sort()).toEqual(['lena', 'lily', 'luca']);
+    expect(list.body.totalCount).toBe(3);
+  });
+
+  it('answers 404 for assignments of a missing course or user', async () => {
+    expect(
+      (await h.v1('/courses/9999/assignments', { method: 'POST', json: { users: ['lena'] } })).status,
+    ).toBe(404);
+    expect((await h.v1('/courses/9999/assignments/users')).status).toBe(404);
+    expect((await h.v1('/users/ghost/assignments')).status).toBe(404);
+  });
+
+  it('derives isCourseStarted/Finished/Expired from the record and the virtual clock', async () => {
+    const { body } = await h.v1('/users/liam/assignments');
+    const byCourse = Object.fromEntries(body.assignments.map((a: any) => [a.course.id, a]));
+    expect(byCourse[1]).toMatchObject({
+      isCourseStarted: true,
+      isCourseFinished: true,
+      isExpired: false,
+      resultValue: 75,
+    });
+    // Course 3 was due three days before the seed's "now" and is not finished: expired.
+    expect(byCourse[3]).toMatchObject({ isCourseFinished: false, isExpired: true });
+  });
+});
+
+describe('statistics (seed 001, Statistics)', () => {
+  it('computes the platform statistics from state, and follows writes', async () => {
+    const before = (await h.v1('/statistics')).body;
+    expect(before.statistics.coursesCount).toBe(48);
+    expect(before.statistics.usersCount).toBe(demo().users.size);
+    await h.v1('/users', { method: 'POST', json: newUser('stat') });
+    const after = (await h.v1('/statistics')).body;
+    expect(after.statistics.usersCount).toBe(before.statistics.usersCount + 1);
+    expect(after.usersWithoutActivity.length).toBeGreaterThan(0);
+    expect(after.leaders[0]).toMatchObject({ user: { id: 'lena' }, coursesCount: 2 });
+    expect(after.unassignedCourses.every((c: any) => demo().assignmentsOfCourse(c.id).length === 0)).toBe(
+      true,
+    );
+  });
+});
+
+describe('webhook last event (seed 001, Webhook last event)', () => {
+  it('answers the latest envelope of a type, in slash form, with occuredAt', async () => {
+    await h.v1('/users', { method: 'POST', json: newUser('hook') });
+    const { status, body } = await h.v1('/webhook/user.created/last');
+    expect(status).toBe(200);
+    expect(body).toMatchObject({
+      type: 'User/Created',
+      occuredAt: h.platform.now(),
+      body: { user: { email: 'hook@example.test' } },
+    });
+  });
+
+  it('is case-sensitive and answers 404 when there is none', async () => {
+    expect((await h.v1('/webhook/User.Created/last')).status).toBe(404);
+  });
+
+  it('forgets events older than 30 days of virtual time', async () => {
+    expect((await h.v1('/webhook/course.published/last')).status).toBe(200);
+    await h.admin('/clock/advance', { method: 'POST', json: { seconds: 31 * 86_400 } });
+    expect((await h.v1('/webhook/course.published/last')).status).toBe(404);
+  });
+});
