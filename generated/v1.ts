@@ -1239,11 +1239,11 @@ export interface components {
         GroupStatistics: {
             /** @description The group. */
             group: components["schemas"]["Group"];
-            /** @description Members who have not started any course. */
+            /** @description Members who have not started any course. At most the first 100 (an assumed cap: the seed shows no paging). */
             usersWithoutActivity: components["schemas"]["UserSummary"][];
-            /** @description Members who have not completed any course. */
+            /** @description Members who have not completed any course. At most the first 100 (an assumed cap: the seed shows no paging). */
             usersWithoutResults: components["schemas"]["UserSummary"][];
-            /** @description Members ranked by number of completed courses and average result. */
+            /** @description Members ranked by number of completed courses and average result. At most the first 10 (an assumed cap: the seed shows no paging). */
             leaders: components["schemas"]["Leader"][];
         };
         /** @description One page of courses, 20 per page (seed 001, Courses and assignments). */
@@ -1469,13 +1469,13 @@ export interface components {
                  */
                 usersCount: number;
             };
-            /** @description Users who have not started any course, in short form `{id, name, email, role}` as in group statistics (the item fields are not shown for this endpoint). */
+            /** @description Users who have not started any course, in short form `{id, name, email, role}` as in group statistics (the item fields are not shown for this endpoint). At most the first 100 (an assumed cap: the seed shows no paging). */
             usersWithoutActivity: components["schemas"]["UserSummary"][];
-            /** @description Users who have not completed any course, in short form `{id, name, email, role}` as in group statistics (the item fields are not shown for this endpoint). */
+            /** @description Users who have not completed any course, in short form `{id, name, email, role}` as in group statistics (the item fields are not shown for this endpoint). At most the first 100 (an assumed cap: the seed shows no paging). */
             usersWithoutResults: components["schemas"]["UserSummary"][];
-            /** @description Users ranked by number of completed courses and average result (0-100). */
+            /** @description Users ranked by number of completed courses and average result (0-100). At most the first 10 (an assumed cap: the seed shows no paging). */
             leaders: components["schemas"]["Leader"][];
-            /** @description Courses not assigned to anyone. */
+            /** @description Courses not assigned to anyone. At most the first 100 (an assumed cap: the seed shows no paging). */
             unassignedCourses: components["schemas"]["Course"][];
         };
         /** @description The envelope of every webhook event (seed 001, Events), as delivered to receivers and as returned by `getLastWebhookEvent`. */
