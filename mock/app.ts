@@ -40,14 +40,6 @@ const ADMIN_STATUS: Record<DomainError['kind'], number> = {
   forbidden: 403,
 };
 
-/** Bodies must be JSON where the contract takes JSON; anything else is a clear 400. */
-function requireJson(req: Request, res: Response, next: NextFunction): void {
-  const hasBody = Number(req.get('content-length') ?? 0) > 0 || req.get('transfer-encoding') !== undefined;
-  if (hasBody && !req.is('application/json')) {
-    sendError(req, res, 400, 'VALIDATION_ERROR', 'Content-Type must be application/json');
-  } else next();
-}
-
 export function createApp(options: AppOptions) {
   const { platform } = options;
   const specs = options.specs ?? loadSpecs();
@@ -66,7 +58,6 @@ export function createApp(options: AppOptions) {
   app.set('query parser', 'extended');
   app.use(runtime.recordRequests);
   app.use(runtime.injectFaults);
-  app.use(requireJson);
   app.use(express.json({ limit: BODY_LIMIT, type: 'application/json' }));
 
   app.use('/openapi/v1', v1Router({ spec: specs.v1, platform, onResponseMismatch: mismatch('v1') }));

@@ -59,6 +59,9 @@ if (stateFile) {
   const report = stateFile.open(platform);
   for (const s of report.skipped)
     console.warn(`state file ${stateFile.path}: skipped line ${s.line}: ${s.reason}`);
+  if (report.keptAside) {
+    console.warn(`state file ${stateFile.path}: its snapshot was unreadable; the old file is kept at ${report.keptAside}`);
+  }
   if (!report.created)
     console.log(`state file ${stateFile.path}: loaded, ${report.replayed} command(s) replayed`);
 }

@@ -66,7 +66,10 @@ export function upsertAttributes(
       isEditable: input.isEditable ?? true,
       extraData: null,
     };
-    if (!def.apiId) def.apiId = `${scope}_attr_${def.id}`;
+    if (!def.apiId) {
+      def.apiId = `${scope}_attr_${def.id}`;
+      while ([...t.attributes.values()].some((d) => d.apiId === def.apiId && d !== def)) def.apiId += '_';
+    }
     def.name = input.name;
     def.position = input.position;
     def.isRequired = input.isRequired;
@@ -93,7 +96,15 @@ function mergeOptions(
   }));
 }
 
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/** An ISO date (or date-time) of a day that exists: `Date.parse` alone would take 2024-02-30 as March 1st. */
+function isIsoDate(value: string): boolean {
+  const m = ISO_DATE.exec(value);
+  if (!m || Number.isNaN(Date.parse(value))) return false;
+  const day = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  return day.getUTCFullYear() === Number(m[1]) && day.getUTCMonth() === Number(m[2]) - 1 && day.getUTCDate() === Number(m[3]);
+}
 
 /** Why `value` does not fit `def`, or null (seed 001, "Type rules"). */
 function valueProblem(t: TenantState, def: AttributeDefinition, value: AttributeValue): string | null {
@@ -107,9 +118,7 @@ function valueProblem(t: TenantState, def: AttributeDefinition, value: Attribute
           ? 'must be at most 255 characters'
           : null;
     case 2:
-      return typeof value === 'string' && ISO_DATE.test(value) && !Number.isNaN(Date.parse(value))
-        ? null
-        : 'must be a date in ISO format';
+      return typeof value === 'string' && isIsoDate(value) ? null : 'must be a date in ISO format';
     case 3:
       return typeof value === 'string' && options.includes(value)
         ? null

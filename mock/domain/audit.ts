@@ -20,3 +20,36 @@ export function audit(
 ): void {
   t.audit.push({ id: t.nextId('audit'), createdAt: at, authorId: actor.userId, action, target, details });
 }
+
+export interface AuditQuery {
+  authorId?: number;
+  /** Unix seconds, inclusive. */
+  from?: number;
+  /** Unix seconds, inclusive. */
+  to?: number;
+  limit: number;
+  offset: number;
+}
+
+/** Seed 000, get_audit_log: filtered by author and time window, newest first, paged. */
+export function queryAudit(t: TenantState, q: AuditQuery): { entries: AuditEntry[]; total: number } {
+  const matching = t.audit.filter(
+    (e) =>
+      (q.authorId === undefined || e.authorId === q.authorId) &&
+      (q.from === undefined || e.createdAt >= q.from) &&
+      (q.to === undefined || e.createdAt <= q.to),
+  );
+  matching.reverse();
+  return { entries: matching.slice(q.offset, q.offset + q.limit), total: matching.length };
+}
+
+/**
+ * `fields[createdAt][from|to]`: an ISO date-time, or a `YYYY-MM-DD` day, which as `to` means the
+ * end of that day. Answers Unix seconds, or null when the text is not a date.
+ */
+export function parseAuditDate(text: string, end: boolean): number | null {
+  const day = /^\d{4}-\d{2}-\d{2}$/.test(text);
+  const ms = Date.parse(day ? `${text}T00:00:00Z` : text);
+  if (Number.isNaN(ms)) return null;
+  return Math.floor(ms / 1000) + (day && end ? 86_399 : 0);
+}

@@ -182,6 +182,54 @@ export interface WebhookDelivery {
 
 export type McpAccess = 'none' | 'read' | 'full';
 
+/** Calls of the AI tools on one UTC day of the virtual clock (seed 000, "Limits"). */
+export interface AiUsage {
+  day: number;
+  perKey: Record<string, number>;
+  tenant: number;
+}
+
+/** How the mock's course generator behaves; changed through the admin API. */
+export interface AiSettings {
+  generationMinSeconds: number;
+  generationMaxSeconds: number;
+  /** The next this-many jobs fail, with `failureMessage`. */
+  failNextJobs: number;
+  failureMessage: string;
+}
+
+export interface UploadedFile {
+  id: string;
+  filename: string;
+  mimeType: string;
+  size: number;
+  chunks: string[];
+  processed: boolean;
+}
+
+/** A `sessionId` groups uploaded files into one generation context (seed 000, "Upload session"). */
+export interface UploadSession {
+  id: string;
+  createdAt: number;
+  files: UploadedFile[];
+}
+
+export interface GenerationJob {
+  id: string;
+  status: 'queued' | 'completed' | 'failed';
+  createdAt: number;
+  /** Virtual time at which the job reaches its final state. */
+  completesAt: number;
+  userId: number;
+  prompt: string;
+  sessionId: string | null;
+  options: { moduleCount: number; language?: string; title?: string };
+  /** Set when the job was made to fail through the admin API. */
+  failWith: string | null;
+  result: { courseId: number } | null;
+  error: { message: string } | null;
+}
+
 export interface TenantData {
   id: string;
   name: string;
@@ -201,6 +249,10 @@ export interface TenantData {
   mcpKeys: McpKey[];
   receivers: WebhookReceiver[];
   deliveries: WebhookDelivery[];
+  aiUsage: AiUsage;
+  ai: AiSettings;
+  uploads: UploadSession[];
+  jobs: GenerationJob[];
   /** Last id handed out, per kind of record. */
   seq: Record<string, number>;
 }

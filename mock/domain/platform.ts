@@ -3,6 +3,28 @@
 // the journal (if any) before the caller answers — so an acknowledged write is on disk — and tells
 // listeners about the events it emitted. Replaying the journal runs the same commands at the same
 // virtual times, which is why commands take every random value (ids of keys, hashes) as input.
+import {
+  type AssignUserInput,
+  assignChain,
+  assignCourseToGroups,
+  assignUserToCourse,
+  banByAgent,
+  changeEmailByAgent,
+  cloneByAgent,
+  unbanByAgent,
+} from './agent-writes.ts';
+import {
+  consumeAiQuota,
+  createJob,
+  type GenerateInput,
+  processUpload,
+  recordUpload,
+  refineCourse,
+  regenerateLesson,
+  regenerateQuestion,
+  settleJob,
+  updateAiSettings,
+} from './ai.ts';
 import { assign, assignToGroup, finishCourse, setProgress, startCourse } from './assignments.ts';
 import { type AttributeInput, upsertAttributes } from './attributes.ts';
 import { type Actor, SITE_KEY } from './audit.ts';
@@ -11,10 +33,12 @@ import { publishCourse } from './courses.ts';
 import { DomainError, notFound } from './errors.ts';
 import { createGroup, type GroupInput, updateGroup } from './groups.ts';
 import type {
+  AiSettings,
   McpAccess,
   McpKey,
   PlatformEvent,
   TenantData,
+  User,
   WebhookDelivery,
   WebhookReceiver,
 } from './model.ts';
@@ -26,6 +50,8 @@ import {
   type UpdateUserInput,
   updateUser,
   userByApiId,
+  userById,
+  withoutPassword,
 } from './users.ts';
 
 export interface Snapshot {
@@ -38,6 +64,10 @@ export interface Snapshot {
 export type SeedLoader = (name: string) => { now: number; tenants: TenantData[] };
 
 const ADMIN: Actor = { userId: null };
+
+/** The key owner a `/api/v2` command acts as. */
+const actor = (p: Platform, a: { tenantId: string; actorId: number }): User => userById(p.tenant(a.tenantId), a.actorId);
+type AgentArgs = { tenantId: string; actorId: number };
 
 /** The commands, by name. Each takes the platform and plain, serialisable arguments. */
 export const COMMANDS = {
@@ -235,6 +265,50 @@ export const COMMANDS = {
     return delivery;
   },
 
+  // The /api/v2 writes, acting as the MCP key's owner.
+
+  assignUserV2: (p: Platform, a: AgentArgs & { courseId: number; input: AssignUserInput }) =>
+    assignUserToCourse(p.tenant(a.tenantId), a.actorId, a.courseId, a.input, p.now()),
+
+  assignGroupsV2: (p: Platform, a: AgentArgs & { courseId: number; groups: number[]; deadlineAt?: number }) =>
+    assignCourseToGroups(p.tenant(a.tenantId), a.actorId, a.courseId, a.groups, a.deadlineAt, p.now()),
+
+  assignChain: (p: Platform, a: AgentArgs & { chainId: number; users?: number[]; groups?: number[]; deadlineAt?: number }) =>
+    assignChain(p.tenant(a.tenantId), actor(p, a), a.chainId, a, p.now()),
+
+  banV2: (p: Platform, a: AgentArgs & { userId: number }) => banByAgent(p.tenant(a.tenantId), actor(p, a), a.userId, p.now()),
+
+  unbanV2: (p: Platform, a: AgentArgs & { userId: number }) => unbanByAgent(p.tenant(a.tenantId), actor(p, a), a.userId, p.now()),
+
+  changeEmailV2: (p: Platform, a: AgentArgs & { userId: number; email: string }) =>
+    changeEmailByAgent(p.tenant(a.tenantId), actor(p, a), a.userId, a.email, p.now()),
+
+  cloneV2: (p: Platform, a: AgentArgs & { courseId: number }) => cloneByAgent(p.tenant(a.tenantId), actor(p, a), a.courseId, p.now()),
+
+  // AI: the extracted chunks come in, so replay needs neither the file nor the extractor.
+
+  recordUpload: (p: Platform, a: { tenantId: string; sessionId?: string; filename: string; mimeType: string; size: number; chunks: string[] }) =>
+    recordUpload(p.tenant(a.tenantId), a, p.now()),
+
+  processUpload: (p: Platform, a: { tenantId: string; sessionId: string; fileId: string }) => processUpload(p.tenant(a.tenantId), a.sessionId, a.fileId),
+
+  createJob: (p: Platform, a: AgentArgs & { input: GenerateInput }) => createJob(p.tenant(a.tenantId), actor(p, a), a.input, p.now()),
+
+  settleJob: (p: Platform, a: { tenantId: string; jobId: string }) => settleJob(p.tenant(a.tenantId), a.jobId, p.now()),
+
+  refineCourse: (p: Platform, a: AgentArgs & { courseId: number; feedback: string }) =>
+    refineCourse(p.tenant(a.tenantId), actor(p, a), a.courseId, a.feedback, p.now()),
+
+  regenerateQuestion: (p: Platform, a: AgentArgs & { questionId: number; feedback?: string }) =>
+    regenerateQuestion(p.tenant(a.tenantId), actor(p, a), a.questionId, a.feedback, p.now()),
+
+  regenerateLesson: (p: Platform, a: AgentArgs & { lessonId: number; feedback?: string }) =>
+    regenerateLesson(p.tenant(a.tenantId), actor(p, a), a.lessonId, a.feedback, p.now()),
+
+  consumeAiQuota: (p: Platform, a: { tenantId: string; keyId: string }) => consumeAiQuota(p.tenant(a.tenantId), a.keyId, p.now()),
+
+  updateAiSettings: (p: Platform, a: { tenantId: string; patch: Partial<AiSettings> }) => updateAiSettings(p.tenant(a.tenantId), a.patch),
+
   advanceClock: (p: Platform, a: { seconds: number }) => {
     p.clock.advance(a.seconds);
     return p.now();
@@ -258,6 +332,12 @@ export interface JournalEntry {
   t: CommandName;
   a: unknown;
   at: number;
+}
+
+/** Arguments as they are journalled: a user's password only as its hash, never in clear. */
+function journalled<A>(args: A): A {
+  const input = (args as { input?: { password?: string } }).input;
+  return input?.password === undefined ? args : { ...args, input: withoutPassword(input) };
 }
 
 export class Platform {
@@ -291,7 +371,7 @@ export class Platform {
     const eventCounts = new Map([...this.tenants].map(([id, t]) => [id, t.events.length]));
     const command = COMMANDS[name] as (p: Platform, a: CommandArgs<N>) => CommandResult<N>;
     const result = command(this, args);
-    this.journal?.({ t: name, a: args, at });
+    this.journal?.({ t: name, a: journalled(args), at });
     for (const [id, tenant] of this.tenants) {
       const fresh = tenant.events.slice(eventCounts.get(id) ?? tenant.events.length);
       if (fresh.length) for (const listener of this.eventListeners) listener(tenant, fresh);

@@ -54,11 +54,16 @@ export function platformStatistics(t: TenantState) {
 export function groupStatistics(t: TenantState, group: Group) {
   const members = group.memberIds.flatMap((id) => t.users.get(id) ?? []);
   const stats = (u: User) => t.userStats.get(u.id);
+  // The same order as the platform-wide ranking: by completions, then the exact (unrounded) average.
+  const average = (u: User) => {
+    const s = stats(u);
+    return s?.finished ? s.resultSum / s.finished : 0;
+  };
   const leaders = members
     .filter((u) => (stats(u)?.finished ?? 0) > 0)
     .flatMap((u) => leaderOf(t, u.id) ?? [])
     .sort(
-      (a, b) => b.coursesCount - a.coursesCount || b.resultValue - a.resultValue || a.user.id - b.user.id,
+      (a, b) => b.coursesCount - a.coursesCount || average(b.user) - average(a.user) || a.user.id - b.user.id,
     );
   return {
     group,

@@ -3,17 +3,21 @@
 // up to date on each write, not from a scan). Every change to users, assignments and courses goes
 // through the methods here, so the indexes cannot drift from the records.
 import type {
+  AiSettings,
+  AiUsage,
   Assignment,
   AttributeDefinition,
   AuditEntry,
   Certificate,
   Course,
   CourseChain,
+  GenerationJob,
   Group,
   McpAccess,
   McpKey,
   PlatformEvent,
   TenantData,
+  UploadSession,
   User,
   WebhookDelivery,
   WebhookReceiver,
@@ -25,6 +29,14 @@ export interface UserStats {
   finished: number;
   resultSum: number;
 }
+
+/** DESIGN.md: generation takes 10–30 s of virtual time by default. */
+export const DEFAULT_AI_SETTINGS: AiSettings = {
+  generationMinSeconds: 10,
+  generationMaxSeconds: 30,
+  failNextJobs: 0,
+  failureMessage: 'The generator could not produce a course from this prompt.',
+};
 
 /** The inner map of a two-level index, created on first use. */
 function indexUnder<V>(index: Map<number, Map<number, V>>, key: number): Map<number, V> {
@@ -60,6 +72,10 @@ export class TenantState {
   readonly mcpKeys: Map<string, McpKey>;
   readonly receivers: Map<string, WebhookReceiver>;
   readonly deliveries: Map<string, WebhookDelivery>;
+  aiUsage: AiUsage;
+  ai: AiSettings;
+  readonly uploads: Map<string, UploadSession>;
+  readonly jobs: Map<string, GenerationJob>;
 
   // Indexes.
   private readonly usersByApiId = new Map<string, User>();
@@ -68,6 +84,8 @@ export class TenantState {
   private readonly assignmentsByCourse = new Map<number, Map<number, Assignment>>();
   private readonly keysByHash = new Map<string, McpKey>();
   private readonly lastEventByType = new Map<string, PlatformEvent>();
+  /** Lower-cased "name\nemail" of each user, so a search does not lower-case every user again. */
+  private readonly userSearchText = new Map<number, string>();
 
   // Aggregates.
   readonly userStats = new Map<number, UserStats>();
@@ -101,6 +119,10 @@ export class TenantState {
     this.mcpKeys = new Map();
     this.receivers = byId(data.receivers);
     this.deliveries = byId(data.deliveries);
+    this.aiUsage = data.aiUsage ?? { day: 0, perKey: {}, tenant: 0 };
+    this.ai = { ...DEFAULT_AI_SETTINGS, ...data.ai };
+    this.uploads = byId(data.uploads ?? []);
+    this.jobs = byId(data.jobs ?? []);
     for (const user of data.users) this.addUser(user);
     for (const course of data.courses) this.addCourse(course);
     for (const assignment of data.assignments) this.addAssignment(assignment);
@@ -128,6 +150,10 @@ export class TenantState {
       mcpKeys: [],
       receivers: [],
       deliveries: [],
+      aiUsage: { day: 0, perKey: {}, tenant: 0 },
+      ai: DEFAULT_AI_SETTINGS,
+      uploads: [],
+      jobs: [],
       seq: {},
     });
   }
@@ -152,6 +178,10 @@ export class TenantState {
       mcpKeys: [...this.mcpKeys.values()],
       receivers: [...this.receivers.values()],
       deliveries: [...this.deliveries.values()],
+      aiUsage: this.aiUsage,
+      ai: this.ai,
+      uploads: [...this.uploads.values()],
+      jobs: [...this.jobs.values()],
       seq: this.seq,
     };
   }
@@ -167,6 +197,7 @@ export class TenantState {
     this.users.set(user.id, user);
     this.usersByApiId.set(user.apiId, user);
     this.usersByEmail.set(user.email.toLowerCase(), user);
+    this.userSearchText.delete(user.id);
     const stats = { assigned: 0, started: 0, finished: 0, resultSum: 0 };
     this.userStats.set(user.id, stats);
     this.usersWithoutActivity.add(user.id);
@@ -185,6 +216,21 @@ export class TenantState {
     this.usersByEmail.delete(user.email.toLowerCase());
     user.email = email;
     this.usersByEmail.set(email.toLowerCase(), user);
+    this.userSearchText.delete(user.id);
+  }
+
+  setUserName(user: User, name: string): void {
+    user.name = name;
+    this.userSearchText.delete(user.id);
+  }
+
+  searchText(user: User): string {
+    let text = this.userSearchText.get(user.id);
+    if (text === undefined) {
+      text = `${user.name}\n${user.email}`.toLowerCase();
+      this.userSearchText.set(user.id, text);
+    }
+    return text;
   }
 
   // Courses.

@@ -15,7 +15,9 @@ export interface CreateUserInput {
   id?: string;
   name: string;
   email: string;
-  password: string;
+  /** The password, or — as journalled — only its hash. */
+  password?: string;
+  passwordHash?: string;
   roleAlias: string;
   bio?: string;
   occupation?: string;
@@ -33,6 +35,7 @@ export interface UpdateUserInput {
   email: string;
   name?: string;
   password?: string;
+  passwordHash?: string;
   roleAlias?: string;
   bio?: string;
   occupation?: string;
@@ -45,6 +48,13 @@ export interface UpdateUserInput {
 /** A mock needs no slow hash; it only must never keep the password itself. */
 export const hashPassword = (password: string) =>
   createHash('sha256').update(`lmskit:${password}`).digest('hex');
+
+/** The input as it may be written down: the password replaced by its hash (state files, snapshots). */
+export function withoutPassword<T extends { password?: string; passwordHash?: string }>(input: T): T {
+  if (input.password === undefined) return input;
+  const { password, ...rest } = input;
+  return { ...rest, passwordHash: hashPassword(password) } as T;
+}
 
 export function userByApiId(t: TenantState, apiId: string): User {
   const user = t.userByApiId(apiId);
@@ -66,7 +76,9 @@ function checkEmail(t: TenantState, email: string, self: User | null, errors: Fi
 export function createUser(t: TenantState, actor: Actor, input: CreateUserInput, at: number): User {
   const errors = new FieldErrors();
   checkEmail(t, input.email, null, errors);
-  if (input.password.length < 8) errors.add('password', 'password must be at least 8 characters');
+  if (input.password === undefined ? !input.passwordHash : input.password.length < 8) {
+    errors.add('password', 'password must be at least 8 characters');
+  }
   if (!isRole(input.roleAlias)) errors.add('roleAlias', `unknown role ${input.roleAlias}`);
   if (input.id !== undefined && t.userByApiId(input.id)) errors.add('id', 'id is already taken');
   input.courses?.forEach((id, i) => {
@@ -86,7 +98,7 @@ export function createUser(t: TenantState, actor: Actor, input: CreateUserInput,
     apiId,
     name: input.name,
     email: input.email,
-    passwordHash: hashPassword(input.password),
+    passwordHash: input.passwordHash ?? hashPassword(input.password ?? ''),
     role: input.roleAlias as User['role'],
     language: input.language ?? 'en',
     timezone: input.timezone ?? 'UTC',
@@ -127,8 +139,10 @@ export function updateUser(
   errors.throwIfAny();
 
   t.setUserEmail(user, input.email);
-  if (input.name !== undefined) user.name = input.name;
-  if (input.password !== undefined) user.passwordHash = hashPassword(input.password);
+  if (input.name !== undefined) t.setUserName(user, input.name);
+  if (input.password !== undefined || input.passwordHash !== undefined) {
+    user.passwordHash = input.passwordHash ?? hashPassword(input.password ?? '');
+  }
   if (input.roleAlias !== undefined) user.role = input.roleAlias as User['role'];
   if (input.bio !== undefined) user.bio = input.bio;
   if (input.occupation !== undefined) user.occupation = input.occupation;

@@ -104,6 +104,7 @@ export function contractRouter(options: ContractRouterOptions): Router {
         ? schemas.validator([...(body as string[]), 'content', 'application/json', 'schema'])
         : null;
       const bodyRequired = bodyNode?.required === true;
+      const mediaTypes = Object.keys(bodyNode?.content ?? {});
 
       const expressPath = path.replace(/\{([^}]+)\}/g, ':$1');
       router[method](expressPath, async (req: Request, res: Response, next: NextFunction) => {
@@ -128,12 +129,15 @@ export function contractRouter(options: ContractRouterOptions): Router {
               problems.push({ in: param.in, name: param.name, errors: [...(validate.errors ?? [])] });
             target[param.name] = value;
           }
-          if (bodyValidator) {
-            if (req.body === undefined) {
-              if (bodyRequired) problems.push({ in: 'body', errors: [requiredError('body')] });
-            } else if (!bodyValidator(req.body)) {
-              problems.push({ in: 'body', errors: [...(bodyValidator.errors ?? [])] });
-            }
+          const hasBody = Number(req.get('content-length') ?? 0) > 0 || req.get('transfer-encoding') !== undefined;
+          if (hasBody && mediaTypes.length && !req.is(mediaTypes)) {
+            problems.push({ in: 'body', errors: [mediaTypeError(mediaTypes)] });
+          } else if (!hasBody) {
+            // An empty body is a missing one, whatever the body parser made of it.
+            if (bodyRequired) problems.push({ in: 'body', errors: [requiredError('body')] });
+            input.body = undefined;
+          } else if (bodyValidator && !bodyValidator(req.body)) {
+            problems.push({ in: 'body', errors: [...(bodyValidator.errors ?? [])] });
           }
           if (problems.length) return options.invalid(res, problems, operation);
           if (options.onResponseMismatch)
@@ -154,6 +158,14 @@ const requiredError = (name: string): ErrorObject => ({
   keyword: 'required',
   params: { missingProperty: name },
   message: `must have required property '${name}'`,
+});
+
+const mediaTypeError = (types: string[]): ErrorObject => ({
+  instancePath: '',
+  schemaPath: '#/content',
+  keyword: 'contentType',
+  params: { types },
+  message: `Content-Type must be ${types.join(' or ')}`,
 });
 
 /** Wraps `res.json` so that each answer is checked against the operation's documented responses. */

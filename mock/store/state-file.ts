@@ -7,7 +7,7 @@
 // write that was acknowledged survives `kill -9`. At start the snapshot is loaded and the commands
 // replayed; a line that is truncated or fails its checksum is reported and skipped, never fatal.
 // Compaction writes a new snapshot to a temporary file and renames it over the old one.
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, copyFileSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
 import type { JournalEntry, Platform, Snapshot } from '../domain/platform.ts';
 
@@ -18,6 +18,8 @@ export interface OpenReport {
   skipped: { line: number; reason: string }[];
   /** True when the file did not exist (or was empty) and was started from the current state. */
   created: boolean;
+  /** Where an unreadable file was copied before a fresh one was started. */
+  keptAside?: string;
 }
 
 const checksum = (json: string) => (crc32(json) >>> 0).toString(16).padStart(8, '0');
@@ -67,6 +69,11 @@ export class StateFile {
       }
     });
     report.created = !loaded;
+    if (!loaded && text) {
+      // The snapshot itself was unreadable: keep the file aside instead of overwriting it.
+      report.keptAside = `${this.path}.corrupt-${Date.now()}`;
+      copyFileSync(this.path, report.keptAside);
+    }
     // Start every session from a fresh snapshot: it drops unreadable lines and keeps replay short.
     this.compact(platform);
     platform.setJournal((entry) => this.append(platform, entry));

@@ -52,6 +52,7 @@ function messageFor(field: string, e: ErrorObject): string {
   if (/^attributes\[\d+]\.extraData$/.test(field)) return 'options required for choice type attributes';
   if (/^attributes\[\d+]\.position$/.test(field)) return 'position must be a positive integer';
   if (e.keyword === 'required') return `${leaf} is required`;
+  if (e.keyword === 'contentType') return e.message ?? 'unsupported Content-Type';
   if (e.keyword === 'additionalProperties') return `${String(e.params.additionalProperty)} is not allowed`;
   return `${leaf} ${e.message ?? 'is invalid'}`;
 }

@@ -1,0 +1,221 @@
+// AI course generation and refinement (seed 000, "AI tools", "Generation job", "Limits"). The
+// generator itself is ../ai/generate.ts; here are the rules: upload sessions, jobs that finish after
+// 10–30 s of virtual time, append-only refinement, the shared daily quota.
+import { generateCourse, lessonBrief, refinement, rewordQuestion, seeded } from '../ai/generate.ts';
+import { audit } from './audit.ts';
+import { toIso, utcDay } from './clock.ts';
+import { courseById } from './courses.ts';
+import { DomainError, notFound } from './errors.ts';
+import type { AiSettings, Course, CourseElement, GenerationJob, LessonElement, QuestionElement, User } from './model.ts';
+import { requireCourseEdit } from './agent-writes.ts';
+import type { TenantState } from './tenant-state.ts';
+
+/** Seed 000, "Limits": 5 calls per key per day; 50 per tenant per day; each call counts as one. */
+export const AI_CALLS_PER_KEY = 5;
+export const AI_CALLS_PER_TENANT = 50;
+/** Seed 000: "Default module count for generation: 6". */
+export const DEFAULT_MODULE_COUNT = 6;
+
+// Uploads.
+
+export function recordUpload(
+  t: TenantState,
+  input: { sessionId?: string; filename: string; mimeType: string; size: number; chunks: string[] },
+  at: number,
+) {
+  const sessionId = input.sessionId ?? `ses_${t.nextId('session')}`;
+  let session = t.uploads.get(sessionId);
+  if (!session) {
+    session = { id: sessionId, createdAt: at, files: [] };
+    t.uploads.set(sessionId, session);
+  }
+  const file = { id: `file_${t.nextId('file')}`, filename: input.filename, mimeType: input.mimeType, size: input.size, chunks: input.chunks, processed: false };
+  session.files.push(file);
+  return { sessionId, file };
+}
+
+export function processUpload(t: TenantState, sessionId: string, fileId: string) {
+  const session = t.uploads.get(sessionId);
+  const file = session?.files.find((f) => f.id === fileId);
+  if (!session || !file) throw notFound(`file ${fileId} in session ${sessionId}`);
+  file.processed = true;
+  const count = file.chunks.length;
+  return {
+    sessionId,
+    filename: file.filename,
+    chunkCount: count,
+    message: count
+      ? `Extracted and embedded ${count} chunk(s) of ${file.filename}; generate a course with this sessionId.`
+      : `${file.filename} holds no extractable text (images are not read); it is kept in the session.`,
+  };
+}
+
+// Quota.
+
+function usageToday(t: TenantState, now: number) {
+  if (t.aiUsage.day !== utcDay(now)) t.aiUsage = { day: utcDay(now), perKey: {}, tenant: 0 };
+  return t.aiUsage;
+}
+
+/** Null when the call may go ahead, else why not and when the day's quota resets. */
+export function aiQuotaRefusal(t: TenantState, keyId: string, now: number): { message: string; retryAfter: number } | null {
+  const day = utcDay(now);
+  const usage = t.aiUsage.day === day ? t.aiUsage : { perKey: {} as Record<string, number>, tenant: 0 };
+  const resetsAt = (day + 1) * 86_400;
+  const retryAfter = resetsAt - now;
+  if ((usage.perKey[keyId] ?? 0) >= AI_CALLS_PER_KEY) {
+    return { message: `Daily AI quota used (${AI_CALLS_PER_KEY} calls per key); resets at ${toIso(resetsAt)}, retry after ${retryAfter}s.`, retryAfter };
+  }
+  if (usage.tenant >= AI_CALLS_PER_TENANT) {
+    return { message: `Daily AI quota of the workspace used (${AI_CALLS_PER_TENANT} calls); resets at ${toIso(resetsAt)}, retry after ${retryAfter}s.`, retryAfter };
+  }
+  return null;
+}
+
+export function consumeAiQuota(t: TenantState, keyId: string, at: number): void {
+  const usage = usageToday(t, at);
+  usage.perKey[keyId] = (usage.perKey[keyId] ?? 0) + 1;
+  usage.tenant++;
+}
+
+// Generation jobs.
+
+export interface GenerateInput {
+  prompt: string;
+  sessionId?: string;
+  options?: { moduleCount?: number; language?: string; title?: string };
+}
+
+export function createJob(t: TenantState, actor: User, input: GenerateInput, at: number): GenerationJob {
+  if (input.sessionId !== undefined && !t.uploads.has(input.sessionId)) throw notFound(`upload session ${input.sessionId}`);
+  const { generationMinSeconds: min, generationMaxSeconds: max } = t.ai;
+  const duration = min + Math.floor(seeded(`${input.prompt}\n${t.seq.job ?? 0}`)() * (max - min + 1));
+  const failWith = t.ai.failNextJobs > 0 ? t.ai.failureMessage : null;
+  if (failWith) t.ai.failNextJobs--;
+  const job: GenerationJob = {
+    id: `job_${t.nextId('job')}`,
+    status: 'queued',
+    createdAt: at,
+    completesAt: at + duration,
+    userId: actor.id,
+    prompt: input.prompt,
+    sessionId: input.sessionId ?? null,
+    options: { moduleCount: input.options?.moduleCount ?? DEFAULT_MODULE_COUNT, language: input.options?.language, title: input.options?.title },
+    failWith,
+    result: null,
+    error: null,
+  };
+  t.jobs.set(job.id, job);
+  audit(t, { userId: actor.id }, at, 'course.generate', { type: 'job', id: job.id }, { prompt: input.prompt, sessionId: job.sessionId });
+  return job;
+}
+
+export function jobById(t: TenantState, jobId: string): GenerationJob {
+  const job = t.jobs.get(jobId);
+  if (!job) throw notFound(`generation job ${jobId}`);
+  return job;
+}
+
+export const jobIsDue = (job: GenerationJob, now: number) => job.status === 'queued' && now >= job.completesAt;
+
+/** Moves a due job to its final state; a completed job has made its course (a draft of the job's user). */
+export function settleJob(t: TenantState, jobId: string, now: number): GenerationJob {
+  const job = jobById(t, jobId);
+  if (!jobIsDue(job, now)) return job;
+  if (job.failWith) {
+    job.status = 'failed';
+    job.error = { message: job.failWith };
+    return job;
+  }
+  const chunks = job.sessionId ? (t.uploads.get(job.sessionId)?.files ?? []).flatMap((f) => f.chunks) : [];
+  const generated = generateCourse({ prompt: job.prompt, chunks, moduleCount: job.options.moduleCount, language: job.options.language, title: job.options.title });
+  const elements: CourseElement[] = generated.modules.flatMap((m) => [
+    { id: t.nextId('element'), type: 'lesson' as const, ...m.lesson },
+    { id: t.nextId('element'), type: 'question' as const, title: m.question.title, questionType: 'single' as const, options: m.question.options },
+  ]);
+  const course: Course = {
+    id: t.nextId('course'),
+    name: generated.name,
+    annotation: generated.annotation,
+    description: generated.description,
+    isDraft: true,
+    createdAt: job.completesAt,
+    updatedAt: job.completesAt,
+    publishedAt: null,
+    ownerId: job.userId,
+    sharedWith: [],
+    attachedFiles: [],
+    settings: { sequential: true, hasCertificate: false, certificateValidDays: null, passingScore: 60 },
+    structure: { elements, transitions: elements.slice(1).map((e, i) => ({ from: elements[i]?.id ?? e.id, to: e.id })) },
+    experts: [],
+  };
+  t.addCourse(course);
+  job.status = 'completed';
+  job.result = { courseId: course.id };
+  return job;
+}
+
+// Refinement.
+
+/** refine_course: append-only — new elements and transitions; nothing existing changes. */
+export function refineCourse(t: TenantState, actor: User, courseId: number, feedback: string, at: number) {
+  const course = courseById(t, courseId);
+  requireCourseEdit(actor, course);
+  const { elements, transitions } = course.structure;
+  const added = refinement(course.name, feedback, elements.length);
+  const lesson: LessonElement = { id: t.nextId('element'), type: 'lesson', ...added.lesson };
+  const question: QuestionElement = { id: t.nextId('element'), type: 'question', title: added.question.title, questionType: 'single', options: added.question.options };
+  const last = elements.at(-1);
+  elements.push(lesson, question);
+  const newTransitions = [...(last ? [{ from: last.id, to: lesson.id }] : []), { from: lesson.id, to: question.id }];
+  transitions.push(...newTransitions);
+  course.updatedAt = at;
+  audit(t, { userId: actor.id }, at, 'course.refine', { type: 'course', id: String(courseId) }, { feedback, elementsAdded: 2 });
+  return { courseId, elementsAdded: 2, transitionsAdded: newTransitions.length, message: `Added a lesson and a question on "${feedback}" to ${course.name}.` };
+}
+
+function elementById(t: TenantState, id: number): { course: Course; element: CourseElement } | null {
+  for (const course of t.courses.values()) {
+    const element = course.structure.elements.find((e) => e.id === id);
+    if (element) return { course, element };
+  }
+  return null;
+}
+
+/** regenerate_question: single-choice only; the previous text and options are kept in the audit log. */
+export function regenerateQuestion(t: TenantState, actor: User, questionId: number, feedback: string | undefined, at: number) {
+  const found = elementById(t, questionId);
+  if (!found || found.element.type !== 'question') throw notFound(`question ${questionId}`);
+  const { course, element } = found as { course: Course; element: QuestionElement };
+  requireCourseEdit(actor, course);
+  if (element.questionType !== 'single') {
+    throw new DomainError('unprocessable', `Question ${questionId} is not single-choice; only single-choice questions can be regenerated.`, {}, undefined, 'QUESTION_NOT_SINGLE_CHOICE');
+  }
+  const previous = { text: element.title, options: element.options };
+  const next = rewordQuestion(element.title, element.options, feedback);
+  element.title = next.text;
+  element.options = next.options;
+  course.updatedAt = at;
+  audit(t, { userId: actor.id }, at, 'question.regenerate', { type: 'question', id: String(questionId) }, { courseId: course.id, previous, feedback: feedback ?? null });
+  return { questionId, text: next.text, options: next.options, message: 'The question was reworded; the previous version is in the audit log.' };
+}
+
+/** regenerate_lesson: answers a new brief; the lesson's pages stay as they are. */
+export function regenerateLesson(t: TenantState, actor: User, lessonId: number, feedback: string | undefined, at: number) {
+  const found = elementById(t, lessonId);
+  if (!found || found.element.type !== 'lesson') throw notFound(`lesson ${lessonId}`);
+  const { course, element } = found as { course: Course; element: LessonElement };
+  requireCourseEdit(actor, course);
+  const brief = lessonBrief(course.name, element.title, element.content, feedback);
+  audit(t, { userId: actor.id }, at, 'lesson.regenerate', { type: 'lesson', id: String(lessonId) }, { courseId: course.id, brief });
+  return { lessonId, brief };
+}
+
+export function updateAiSettings(t: TenantState, patch: Partial<AiSettings>): AiSettings {
+  const next = { ...t.ai, ...patch };
+  if (next.generationMinSeconds > next.generationMaxSeconds) {
+    throw new DomainError('validation', 'generationMinSeconds must not exceed generationMaxSeconds', { generationMinSeconds: ['must not exceed generationMaxSeconds'] }, undefined, 'VALIDATION_ERROR');
+  }
+  t.ai = next;
+  return next;
+}

@@ -1,0 +1,63 @@
+// The /api/v2 request pipeline (issue #4 item 2), in this order, each step its own module:
+// authenticate (with the per-IP failed-attempt limit) → licence tier → write scope → AI switch →
+// per-key rate limit → permission → AI quota. The first step that refuses answers the request.
+import type { Caller } from '../../../domain/access.ts';
+import type { Platform } from '../../../domain/platform.ts';
+import { checkAiQuota } from './ai-quota.ts';
+import { authenticate, isFailure } from './authenticate.ts';
+import { FailedAuthLimiter } from './failed-auth-limit.ts';
+import type { Failure } from './failure.ts';
+import { checkAiAccess, checkLicence, checkWriteScope } from './licence.ts';
+import { checkPermission } from './permission.ts';
+import { KeyRateLimiter } from './rate-limit.ts';
+
+export type { Failure };
+
+export interface PipelineLimits {
+  /** Per key per minute; 0 = unlimited. */
+  requestsPerMinute?: number;
+  failedAuthMax?: number;
+  failedAuthWindowSeconds?: number;
+}
+
+export interface Operation {
+  operationId?: string;
+  'x-scope'?: string;
+  'x-permission'?: string | null;
+  'x-licence'?: { mcpAccess?: string; mcpAiAccess?: boolean };
+  'x-ai-quota'?: boolean;
+}
+
+export class Pipeline {
+  private readonly failedAuth: FailedAuthLimiter;
+  private readonly rate: KeyRateLimiter;
+
+  constructor(
+    private readonly platform: Platform,
+    limits: PipelineLimits = {},
+  ) {
+    this.failedAuth = new FailedAuthLimiter(limits.failedAuthMax, limits.failedAuthWindowSeconds);
+    this.rate = new KeyRateLimiter(limits.requestsPerMinute);
+  }
+
+  run(key: string | undefined, ip: string, operation: Operation): Caller | Failure {
+    const blocked = this.failedAuth.check(ip);
+    if (blocked) return blocked;
+    const caller = authenticate(this.platform, key);
+    if (isFailure(caller)) {
+      this.failedAuth.fail(ip);
+      return caller;
+    }
+    return (
+      checkLicence(caller) ??
+      checkWriteScope(caller, operation) ??
+      checkAiAccess(caller, operation) ??
+      this.rate.take(caller.key.id) ??
+      checkPermission(caller, operation) ??
+      checkAiQuota(caller, operation, this.platform.now()) ??
+      caller
+    );
+  }
+}
+
+export { isFailure };

@@ -1,0 +1,79 @@
+// Platform records as /api/v2 shows them (openapi/v2/components/schemas). Users and courses are
+// identified by their integer ids here.
+import { statusOf } from '../../domain/assignments.ts';
+import type { Assignment, Course, GenerationJob, Group, User } from '../../domain/model.ts';
+import type { TenantState } from '../../domain/tenant-state.ts';
+
+export const userSummary = (u: User) => ({
+  id: u.id,
+  apiId: u.apiId,
+  name: u.name,
+  email: u.email,
+  role: u.role,
+  status: u.isBanned ? ('banned' as const) : ('active' as const),
+});
+
+export const userDetail = (t: TenantState, u: User) => ({
+  ...userSummary(u),
+  groups: u.groupIds.flatMap((id) => {
+    const g = t.groups.get(id);
+    return g ? [{ id: g.id, name: g.name }] : [];
+  }),
+  language: u.language,
+  occupation: u.occupation,
+  location: u.location,
+  timezone: u.timezone,
+});
+
+export const courseSummary = (c: Course) => ({
+  id: c.id,
+  name: c.name,
+  status: c.isDraft ? ('draft' as const) : ('published' as const),
+  annotation: c.annotation,
+});
+
+export const courseDetail = (c: Course) => ({
+  ...courseSummary(c),
+  description: c.description,
+  isDraft: c.isDraft,
+  createdAt: c.createdAt,
+  updatedAt: c.updatedAt,
+  publishedAt: c.publishedAt,
+  settings: c.settings,
+  ownerId: c.ownerId,
+  structure: c.structure,
+});
+
+export const assignment = (t: TenantState, a: Assignment, now: number) => {
+  const course = t.courses.get(a.courseId);
+  const user = t.users.get(a.userId);
+  return {
+    courseId: a.courseId,
+    courseName: course?.name ?? '',
+    userId: a.userId,
+    userName: user?.name ?? '',
+    status: statusOf(a, now),
+    assignedAt: a.assignedAt,
+    startAt: a.startAt,
+    deadlineAt: a.deadlineAt,
+    startedAt: a.startedAt,
+    finishedAt: a.finishedAt,
+    progressValue: a.progressValue,
+    resultValue: a.resultValue,
+  };
+};
+
+export const assignmentList = (t: TenantState, list: Assignment[], now: number) => ({
+  assignments: list.map((a) => assignment(t, a, now)),
+  totalCount: list.length,
+});
+
+export const groupBrief = (g: Group) => ({ id: g.id, name: g.name, usersCount: g.memberIds.length });
+
+export const job = (j: GenerationJob) => ({
+  jobId: j.id,
+  status: j.status,
+  createdAt: j.createdAt,
+  ...(j.result ? { result: j.result } : {}),
+  ...(j.error ? { error: j.error } : {}),
+});
