@@ -7,6 +7,8 @@ import { adminRouter, sendAdminError } from './http/admin/router.ts';
 import { Runtime } from './http/runtime.ts';
 import { sendV1Error, v1ErrorOf } from './http/v1/errors.ts';
 import { v1Router } from './http/v1/router.ts';
+import type { PipelineLimits } from './http/v2/pipeline/index.ts';
+import { sendV2Error, v2Router } from './http/v2/router.ts';
 import { loadSpecs, type Specs } from './specs.ts';
 
 export interface AppOptions {
@@ -16,23 +18,32 @@ export interface AppOptions {
   /** Check every JSON answer against the contract and answer 500 on a departure (on in tests). */
   validateResponses?: boolean;
   specs?: Specs;
+  /** Rate limits of /api/v2 (DESIGN.md defaults: 120 per key per minute; 20 failed logins per IP in 5 minutes). */
+  limits?: PipelineLimits;
   onStateReplaced?: () => void;
 }
 
 /** Issue #3 item 10: bodies over 1 MB are refused. */
 export const BODY_LIMIT = '1mb';
 
-type Api = 'v1' | 'admin' | 'other';
+type Api = 'v1' | 'v2' | 'admin' | 'other';
 const apiOf = (path: string): Api =>
-  path.startsWith('/openapi/v1') ? 'v1' : path.startsWith('/__admin') ? 'admin' : 'other';
+  path.startsWith('/openapi/v1')
+    ? 'v1'
+    : path.startsWith('/api/v2')
+      ? 'v2'
+      : path.startsWith('/__admin')
+        ? 'admin'
+        : 'other';
 
-/** Answers in the error shape of the API the request was for. */
+/** Answers in the error shape of the API the request was for (v1 `{status, message}`, others `{error, code}`). */
 function sendError(req: Request, res: Response, status: number, code: string, message: string): void {
   if (apiOf(req.originalUrl) === 'v1') sendV1Error(res, { status, message });
-  else sendAdminError(res, status, code, message);
+  else sendV2Error(res, { status, code, message });
 }
 
-const ADMIN_STATUS: Record<DomainError['kind'], number> = {
+/** `{error, code}` statuses of the domain's errors (v2 and admin). */
+const STATUS_OF: Record<DomainError['kind'], number> = {
   validation: 400,
   not_found: 404,
   conflict: 409,
@@ -55,12 +66,17 @@ export function createApp(options: AppOptions) {
 
   const app = express();
   app.disable('x-powered-by');
-  app.set('query parser', 'extended');
+  // Flat query keys: v2 names parameters literally `fields[author]`, not as nested objects.
+  app.set('query parser', 'simple');
   app.use(runtime.recordRequests);
   app.use(runtime.injectFaults);
   app.use(express.json({ limit: BODY_LIMIT, type: 'application/json' }));
 
   app.use('/openapi/v1', v1Router({ spec: specs.v1, platform, onResponseMismatch: mismatch('v1') }));
+  app.use(
+    '/api/v2',
+    v2Router({ spec: specs.v2, platform, limits: options.limits, onResponseMismatch: mismatch('v2') }),
+  );
   app.use(
     '/__admin',
     adminRouter({
@@ -82,7 +98,7 @@ export function createApp(options: AppOptions) {
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
     if (error instanceof DomainError) {
       if (apiOf(req.originalUrl) === 'v1') return sendV1Error(res, v1ErrorOf(error));
-      const status = error.code === 'LICENSE_RESTRICTED' ? 402 : ADMIN_STATUS[error.kind];
+      const status = error.code === 'LICENSE_RESTRICTED' ? 402 : STATUS_OF[error.kind];
       return sendAdminError(res, status, error.code ?? 'ERROR', error.message);
     }
     const e = error as { type?: string; status?: number };

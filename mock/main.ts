@@ -23,6 +23,7 @@ const HELP = `usage: lmskit mock [options]
   --state-file F      keep the state in F across restarts (LMSKIT_STATE_FILE, default: in memory)
   --seed NAME         seed of a fresh state: ${Object.keys(SEEDS).join(', ')} (LMSKIT_SEED, default demo)
   --frozen-clock      the virtual clock moves only when advanced through /__admin
+  --rate-limit N      /api/v2 requests per MCP key per minute (LMSKIT_RATE_LIMIT, default 120; 0 = off)
 `;
 
 const { values } = parseArgs({
@@ -33,6 +34,7 @@ const { values } = parseArgs({
     'state-file': { type: 'string', default: process.env.LMSKIT_STATE_FILE },
     seed: { type: 'string', default: process.env.LMSKIT_SEED ?? 'demo' },
     'frozen-clock': { type: 'boolean', default: false },
+    'rate-limit': { type: 'string', default: process.env.LMSKIT_RATE_LIMIT ?? '120' },
     help: { type: 'boolean', default: false },
   },
 });
@@ -60,7 +62,9 @@ if (stateFile) {
   for (const s of report.skipped)
     console.warn(`state file ${stateFile.path}: skipped line ${s.line}: ${s.reason}`);
   if (report.keptAside) {
-    console.warn(`state file ${stateFile.path}: its snapshot was unreadable; the old file is kept at ${report.keptAside}`);
+    console.warn(
+      `state file ${stateFile.path}: its snapshot was unreadable; the old file is kept at ${report.keptAside}`,
+    );
   }
   if (!report.created)
     console.log(`state file ${stateFile.path}: loaded, ${report.replayed} command(s) replayed`);

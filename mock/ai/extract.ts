@@ -29,7 +29,8 @@ export function detectType(data: Buffer): AllowedType | null {
   if (startsWith(data, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'image/png';
   if (startsWith(data, [0xff, 0xd8, 0xff])) return 'image/jpeg';
   if (startsWith(data, [0x47, 0x49, 0x46, 0x38])) return 'image/gif'; // GIF8
-  if (startsWith(data, [0x52, 0x49, 0x46, 0x46]) && startsWith(data, [0x57, 0x45, 0x42, 0x50], 8)) return 'image/webp';
+  if (startsWith(data, [0x52, 0x49, 0x46, 0x46]) && startsWith(data, [0x57, 0x45, 0x42, 0x50], 8))
+    return 'image/webp';
   if (startsWith(data, [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1])) return 'application/msword'; // OLE2 compound file
   // DOCX is a ZIP whose entries include word/document.xml (names are stored uncompressed).
   if (startsWith(data, [0x50, 0x4b, 0x03, 0x04]) && data.includes('word/document.xml')) {
@@ -40,7 +41,11 @@ export function detectType(data: Buffer): AllowedType | null {
 
 async function pdfText(data: Buffer): Promise<string> {
   const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
-  const doc = await pdfjs.getDocument({ data: new Uint8Array(data), standardFontDataUrl: STANDARD_FONTS, isEvalSupported: false }).promise;
+  const doc = await pdfjs.getDocument({
+    data: new Uint8Array(data),
+    standardFontDataUrl: STANDARD_FONTS,
+    isEvalSupported: false,
+  }).promise;
   const pages: string[] = [];
   for (let n = 1; n <= doc.numPages; n++) {
     const content = await (await doc.getPage(n)).getTextContent();

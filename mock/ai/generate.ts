@@ -40,7 +40,10 @@ const STOPWORDS: Record<string, string[]> = {
 /** ISO 639-1 code of the prompt's language (seed 000: "default: language of the prompt"); `en` when unsure. */
 export function detectLanguage(text: string): string {
   if (/[а-яё]/i.test(text)) return 'ru';
-  const words = text.toLowerCase().split(/[^\p{L}]+/u).filter(Boolean);
+  const words = text
+    .toLowerCase()
+    .split(/[^\p{L}]+/u)
+    .filter(Boolean);
   let best = 'en';
   let bestScore = 0;
   for (const [language, stopwords] of Object.entries(STOPWORDS)) {
@@ -58,7 +61,10 @@ const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 /** The prompt's main words, as a topic: "Create a course about fire safety" → "Fire safety". */
 export function topicOf(prompt: string): string {
   const stripped = prompt
-    .replace(/^(please\s+)?(create|make|build|generate|write)\s+(me\s+)?(a|an)?\s*(short\s+)?(course|training)\s+(on|about|for)?\s*/i, '')
+    .replace(
+      /^(please\s+)?(create|make|build|generate|write)\s+(me\s+)?(a|an)?\s*(short\s+)?(course|training)\s+(on|about|for)?\s*/i,
+      '',
+    )
     .replace(/[.!?]+$/, '')
     .trim();
   const words = (stripped || prompt).split(/\s+/).slice(0, 8).join(' ');
@@ -81,7 +87,11 @@ export function seeded(text: string): () => number {
 }
 
 function sentencesOf(chunks: string[]): string[] {
-  return chunks.join(' ').split(/(?<=[.!?])\s+/).map((s) => s.trim()).filter((s) => s.length > 20);
+  return chunks
+    .join(' ')
+    .split(/(?<=[.!?])\s+/)
+    .map((s) => s.trim())
+    .filter((s) => s.length > 20);
 }
 
 export function generateCourse(input: GenerationInput): GeneratedCourse {
@@ -92,8 +102,12 @@ export function generateCourse(input: GenerationInput): GeneratedCourse {
   const random = seeded(`${input.prompt}\n${input.chunks.join('\n')}`);
   const modules = Array.from({ length: input.moduleCount }, (_, i): GeneratedModule => {
     const n = i + 1;
-    const from = sentences.length ? sentences.slice((i * 3) % sentences.length, ((i * 3) % sentences.length) + 3) : [];
-    const content = from.length ? from.join(' ') : `Module ${n} of ${name}: the key ideas of ${topic.toLowerCase()}, explained with an example.`;
+    const from = sentences.length
+      ? sentences.slice((i * 3) % sentences.length, ((i * 3) % sentences.length) + 3)
+      : [];
+    const content = from.length
+      ? from.join(' ')
+      : `Module ${n} of ${name}: the key ideas of ${topic.toLowerCase()}, explained with an example.`;
     const options = [
       { text: `The practice module ${n} of ${name} recommends`, isCorrect: true },
       { text: 'Skipping the steps that seem slow', isCorrect: false },
@@ -102,7 +116,10 @@ export function generateCourse(input: GenerationInput): GeneratedCourse {
     const shift = Math.floor(random() * options.length);
     return {
       lesson: { title: `${name}: module ${n}`, content },
-      question: { title: `Check your understanding of module ${n}`, options: [...options.slice(shift), ...options.slice(0, shift)] },
+      question: {
+        title: `Check your understanding of module ${n}`,
+        options: [...options.slice(shift), ...options.slice(0, shift)],
+      },
     };
   });
   return {
@@ -129,14 +146,23 @@ export function refinement(courseName: string, feedback: string, count: number):
 }
 
 /** A clearer wording of a single-choice question: the same concept, new text and options. */
-export function rewordQuestion(title: string, options: { text: string; isCorrect: boolean }[], feedback?: string) {
-  const text = feedback ? `${title.replace(/\?*$/, '')} — ${feedback}?` : `In plain words: ${title.replace(/\?*$/, '')}?`;
+export function rewordQuestion(
+  title: string,
+  options: { text: string; isCorrect: boolean }[],
+  feedback?: string,
+) {
+  const text = feedback
+    ? `${title.replace(/\?*$/, '')} — ${feedback}?`
+    : `In plain words: ${title.replace(/\?*$/, '')}?`;
   return { text, options: options.map((o) => ({ text: `${o.text} (reworded)`, isCorrect: o.isCorrect })) };
 }
 
 /** The brief `regenerate_lesson` returns; the lesson's pages are not touched. */
 export function lessonBrief(courseName: string, title: string, content: string, feedback?: string) {
-  const points = content.split(/(?<=[.!?])\s+/).filter(Boolean).slice(0, 3);
+  const points = content
+    .split(/(?<=[.!?])\s+/)
+    .filter(Boolean)
+    .slice(0, 3);
   return {
     topic: topicOf(title),
     title: feedback ? `${title} (${feedback})` : title,

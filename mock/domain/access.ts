@@ -19,7 +19,10 @@ export const tierAtLeast = (tier: McpAccess, needed: McpAccess) => TIER_RANK[tie
 /** Seed 000: "`read`: all keys treated as read-only, including keys issued with write". */
 export function effectiveScopes(tenant: TenantState, key: McpKey): Caller['scopes'] {
   const write = key.scopes.includes('write') && tenant.mcpAccess === 'full';
-  return { read: tenant.mcpAccess !== 'none' && (key.scopes.includes('read') || key.scopes.includes('write')), write };
+  return {
+    read: tenant.mcpAccess !== 'none' && (key.scopes.includes('read') || key.scopes.includes('write')),
+    write,
+  };
 }
 
 /** What the capabilities filter needs to know of a tool (from its definition in mcp-schema/). */
@@ -38,7 +41,10 @@ export function callableTools(caller: Caller, tools: ToolNeeds[]): string[] {
   const { tenant, user, scopes } = caller;
   return tools
     .filter((t) => scopes[t.scope])
-    .filter((t) => tierAtLeast(tenant.mcpAccess, t.licence.mcpAccess) && (!t.licence.mcpAiAccess || tenant.mcpAiAccess))
+    .filter(
+      (t) =>
+        tierAtLeast(tenant.mcpAccess, t.licence.mcpAccess) && (!t.licence.mcpAiAccess || tenant.mcpAiAccess),
+    )
     .filter((t) => t.permission === null || hasPermission(user.role, t.permission as Permission))
     .map((t) => t.name);
 }

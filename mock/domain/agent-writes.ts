@@ -11,18 +11,25 @@ import { outranks } from './roles.ts';
 import type { TenantState } from './tenant-state.ts';
 import { banUser, changeEmail, unbanUser, userById } from './users.ts';
 
-const forbidden = (code: string, message: string) => new DomainError('forbidden', message, {}, undefined, code);
+const forbidden = (code: string, message: string) =>
+  new DomainError('forbidden', message, {}, undefined, code);
 
 export function requireOutranks(actor: User, target: User): void {
   if (!outranks(actor.role, target.role)) {
-    throw forbidden('ROLE_HIERARCHY', `The target user's role (${target.role}) is not below yours (${actor.role}).`);
+    throw forbidden(
+      'ROLE_HIERARCHY',
+      `The target user's role (${target.role}) is not below yours (${actor.role}).`,
+    );
   }
 }
 
 /** Seed 000: `course_edit` "on the specific course (owning, sharing or administering it)". */
 export function requireCourseEdit(actor: User, course: Course): void {
   if (!canEditCourse(course, actor.id, actor.role === 'admin')) {
-    throw forbidden('COURSE_EDIT_DENIED', `You may not edit course ${course.id}: you neither own it nor is it shared with you.`);
+    throw forbidden(
+      'COURSE_EDIT_DENIED',
+      `You may not edit course ${course.id}: you neither own it nor is it shared with you.`,
+    );
   }
 }
 
@@ -33,22 +40,64 @@ export interface AssignUserInput {
 }
 
 /** assign_training: idempotent, "re-assigning the same user is a no-op". */
-export function assignUserToCourse(t: TenantState, actorId: number, courseId: number, input: AssignUserInput, at: number) {
+export function assignUserToCourse(
+  t: TenantState,
+  actorId: number,
+  courseId: number,
+  input: AssignUserInput,
+  at: number,
+) {
   courseById(t, courseId);
   const user = userById(t, input.userId);
-  if (user.isBanned) throw new DomainError('unprocessable', `User ${user.id} is banned and cannot be assigned.`, {}, undefined, 'USER_BANNED');
-  const result = assign(t, user.id, courseId, { deadlineAt: input.deadlineAt ?? null, startAt: input.startAt ?? null }, at);
-  if (result.created) audit(t, { userId: actorId }, at, 'course.assign', { type: 'course', id: String(courseId) }, { userId: user.id, deadlineAt: input.deadlineAt ?? null });
+  if (user.isBanned)
+    throw new DomainError(
+      'unprocessable',
+      `User ${user.id} is banned and cannot be assigned.`,
+      {},
+      undefined,
+      'USER_BANNED',
+    );
+  const result = assign(
+    t,
+    user.id,
+    courseId,
+    { deadlineAt: input.deadlineAt ?? null, startAt: input.startAt ?? null },
+    at,
+  );
+  if (result.created)
+    audit(
+      t,
+      { userId: actorId },
+      at,
+      'course.assign',
+      { type: 'course', id: String(courseId) },
+      { userId: user.id, deadlineAt: input.deadlineAt ?? null },
+    );
   return result;
 }
 
 /** bulk_assign (one call per course): the course to every member of each group. */
-export function assignCourseToGroups(t: TenantState, actorId: number, courseId: number, groups: number[], deadlineAt: number | undefined, at: number) {
+export function assignCourseToGroups(
+  t: TenantState,
+  actorId: number,
+  courseId: number,
+  groups: number[],
+  deadlineAt: number | undefined,
+  at: number,
+) {
   courseById(t, courseId);
   const found = groups.map((id) => groupById(t, id));
   let usersAssigned = 0;
-  for (const group of found) usersAssigned += assignToGroup(t, group.id, courseId, { deadlineAt: deadlineAt ?? null }, at);
-  audit(t, { userId: actorId }, at, 'course.assign.groups', { type: 'course', id: String(courseId) }, { groups, usersAssigned });
+  for (const group of found)
+    usersAssigned += assignToGroup(t, group.id, courseId, { deadlineAt: deadlineAt ?? null }, at);
+  audit(
+    t,
+    { userId: actorId },
+    at,
+    'course.assign.groups',
+    { type: 'course', id: String(courseId) },
+    { groups, usersAssigned },
+  );
   return { courseId, groups: found, usersAssigned };
 }
 
@@ -62,7 +111,11 @@ export function assignChain(
 ) {
   const chain = t.chains.get(chainId);
   if (!chain) throw notFound(`course chain ${chainId}`);
-  if (chain.ownerId !== actor.id) throw forbidden('CHAIN_NOT_OWNED', `Course chain ${chainId} belongs to another user; only its owner may assign it.`);
+  if (chain.ownerId !== actor.id)
+    throw forbidden(
+      'CHAIN_NOT_OWNED',
+      `Course chain ${chainId} belongs to another user; only its owner may assign it.`,
+    );
   const users = (input.users ?? []).map((id) => userById(t, id));
   const groups = (input.groups ?? []).map((id) => groupById(t, id));
   const options = { deadlineAt: input.deadlineAt ?? null };
@@ -70,8 +123,21 @@ export function assignChain(
     for (const user of users) assign(t, user.id, courseId, options, at);
     for (const group of groups) assignToGroup(t, group.id, courseId, options, at);
   }
-  audit(t, { userId: actor.id }, at, 'chain.assign', { type: 'chain', id: String(chainId) }, { users: input.users ?? [], groups: input.groups ?? [] });
-  return { chainId, courseIds: chain.courseIds, users: users.map((u) => u.id), groups: groups.map((g) => g.id), deadlineAt: input.deadlineAt ?? null };
+  audit(
+    t,
+    { userId: actor.id },
+    at,
+    'chain.assign',
+    { type: 'chain', id: String(chainId) },
+    { users: input.users ?? [], groups: input.groups ?? [] },
+  );
+  return {
+    chainId,
+    courseIds: chain.courseIds,
+    users: users.map((u) => u.id),
+    groups: groups.map((g) => g.id),
+    deadlineAt: input.deadlineAt ?? null,
+  };
 }
 
 export function banByAgent(t: TenantState, actor: User, userId: number, at: number): User {
@@ -86,7 +152,13 @@ export function unbanByAgent(t: TenantState, actor: User, userId: number, at: nu
   return unbanUser(t, { userId: actor.id }, target, at);
 }
 
-export function changeEmailByAgent(t: TenantState, actor: User, userId: number, email: string, at: number): User {
+export function changeEmailByAgent(
+  t: TenantState,
+  actor: User,
+  userId: number,
+  email: string,
+  at: number,
+): User {
   const target = userById(t, userId);
   requireOutranks(actor, target);
   return changeEmail(t, { userId: actor.id }, target, email, at);

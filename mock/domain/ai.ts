@@ -2,12 +2,20 @@
 // generator itself is ../ai/generate.ts; here are the rules: upload sessions, jobs that finish after
 // 10–30 s of virtual time, append-only refinement, the shared daily quota.
 import { generateCourse, lessonBrief, refinement, rewordQuestion, seeded } from '../ai/generate.ts';
+import { requireCourseEdit } from './agent-writes.ts';
 import { audit } from './audit.ts';
 import { toIso, utcDay } from './clock.ts';
 import { courseById } from './courses.ts';
 import { DomainError, notFound } from './errors.ts';
-import type { AiSettings, Course, CourseElement, GenerationJob, LessonElement, QuestionElement, User } from './model.ts';
-import { requireCourseEdit } from './agent-writes.ts';
+import type {
+  AiSettings,
+  Course,
+  CourseElement,
+  GenerationJob,
+  LessonElement,
+  QuestionElement,
+  User,
+} from './model.ts';
 import type { TenantState } from './tenant-state.ts';
 
 /** Seed 000, "Limits": 5 calls per key per day; 50 per tenant per day; each call counts as one. */
@@ -29,7 +37,14 @@ export function recordUpload(
     session = { id: sessionId, createdAt: at, files: [] };
     t.uploads.set(sessionId, session);
   }
-  const file = { id: `file_${t.nextId('file')}`, filename: input.filename, mimeType: input.mimeType, size: input.size, chunks: input.chunks, processed: false };
+  const file = {
+    id: `file_${t.nextId('file')}`,
+    filename: input.filename,
+    mimeType: input.mimeType,
+    size: input.size,
+    chunks: input.chunks,
+    processed: false,
+  };
   session.files.push(file);
   return { sessionId, file };
 }
@@ -58,16 +73,26 @@ function usageToday(t: TenantState, now: number) {
 }
 
 /** Null when the call may go ahead, else why not and when the day's quota resets. */
-export function aiQuotaRefusal(t: TenantState, keyId: string, now: number): { message: string; retryAfter: number } | null {
+export function aiQuotaRefusal(
+  t: TenantState,
+  keyId: string,
+  now: number,
+): { message: string; retryAfter: number } | null {
   const day = utcDay(now);
   const usage = t.aiUsage.day === day ? t.aiUsage : { perKey: {} as Record<string, number>, tenant: 0 };
   const resetsAt = (day + 1) * 86_400;
   const retryAfter = resetsAt - now;
   if ((usage.perKey[keyId] ?? 0) >= AI_CALLS_PER_KEY) {
-    return { message: `Daily AI quota used (${AI_CALLS_PER_KEY} calls per key); resets at ${toIso(resetsAt)}, retry after ${retryAfter}s.`, retryAfter };
+    return {
+      message: `Daily AI quota used (${AI_CALLS_PER_KEY} calls per key); resets at ${toIso(resetsAt)}, retry after ${retryAfter}s.`,
+      retryAfter,
+    };
   }
   if (usage.tenant >= AI_CALLS_PER_TENANT) {
-    return { message: `Daily AI quota of the workspace used (${AI_CALLS_PER_TENANT} calls); resets at ${toIso(resetsAt)}, retry after ${retryAfter}s.`, retryAfter };
+    return {
+      message: `Daily AI quota of the workspace used (${AI_CALLS_PER_TENANT} calls); resets at ${toIso(resetsAt)}, retry after ${retryAfter}s.`,
+      retryAfter,
+    };
   }
   return null;
 }
@@ -87,7 +112,8 @@ export interface GenerateInput {
 }
 
 export function createJob(t: TenantState, actor: User, input: GenerateInput, at: number): GenerationJob {
-  if (input.sessionId !== undefined && !t.uploads.has(input.sessionId)) throw notFound(`upload session ${input.sessionId}`);
+  if (input.sessionId !== undefined && !t.uploads.has(input.sessionId))
+    throw notFound(`upload session ${input.sessionId}`);
   const { generationMinSeconds: min, generationMaxSeconds: max } = t.ai;
   const duration = min + Math.floor(seeded(`${input.prompt}\n${t.seq.job ?? 0}`)() * (max - min + 1));
   const failWith = t.ai.failNextJobs > 0 ? t.ai.failureMessage : null;
@@ -100,13 +126,24 @@ export function createJob(t: TenantState, actor: User, input: GenerateInput, at:
     userId: actor.id,
     prompt: input.prompt,
     sessionId: input.sessionId ?? null,
-    options: { moduleCount: input.options?.moduleCount ?? DEFAULT_MODULE_COUNT, language: input.options?.language, title: input.options?.title },
+    options: {
+      moduleCount: input.options?.moduleCount ?? DEFAULT_MODULE_COUNT,
+      language: input.options?.language,
+      title: input.options?.title,
+    },
     failWith,
     result: null,
     error: null,
   };
   t.jobs.set(job.id, job);
-  audit(t, { userId: actor.id }, at, 'course.generate', { type: 'job', id: job.id }, { prompt: input.prompt, sessionId: job.sessionId });
+  audit(
+    t,
+    { userId: actor.id },
+    at,
+    'course.generate',
+    { type: 'job', id: job.id },
+    { prompt: input.prompt, sessionId: job.sessionId },
+  );
   return job;
 }
 
@@ -116,7 +153,8 @@ export function jobById(t: TenantState, jobId: string): GenerationJob {
   return job;
 }
 
-export const jobIsDue = (job: GenerationJob, now: number) => job.status === 'queued' && now >= job.completesAt;
+export const jobIsDue = (job: GenerationJob, now: number) =>
+  job.status === 'queued' && now >= job.completesAt;
 
 /** Moves a due job to its final state; a completed job has made its course (a draft of the job's user). */
 export function settleJob(t: TenantState, jobId: string, now: number): GenerationJob {
@@ -128,10 +166,22 @@ export function settleJob(t: TenantState, jobId: string, now: number): Generatio
     return job;
   }
   const chunks = job.sessionId ? (t.uploads.get(job.sessionId)?.files ?? []).flatMap((f) => f.chunks) : [];
-  const generated = generateCourse({ prompt: job.prompt, chunks, moduleCount: job.options.moduleCount, language: job.options.language, title: job.options.title });
+  const generated = generateCourse({
+    prompt: job.prompt,
+    chunks,
+    moduleCount: job.options.moduleCount,
+    language: job.options.language,
+    title: job.options.title,
+  });
   const elements: CourseElement[] = generated.modules.flatMap((m) => [
     { id: t.nextId('element'), type: 'lesson' as const, ...m.lesson },
-    { id: t.nextId('element'), type: 'question' as const, title: m.question.title, questionType: 'single' as const, options: m.question.options },
+    {
+      id: t.nextId('element'),
+      type: 'question' as const,
+      title: m.question.title,
+      questionType: 'single' as const,
+      options: m.question.options,
+    },
   ]);
   const course: Course = {
     id: t.nextId('course'),
@@ -146,7 +196,10 @@ export function settleJob(t: TenantState, jobId: string, now: number): Generatio
     sharedWith: [],
     attachedFiles: [],
     settings: { sequential: true, hasCertificate: false, certificateValidDays: null, passingScore: 60 },
-    structure: { elements, transitions: elements.slice(1).map((e, i) => ({ from: elements[i]?.id ?? e.id, to: e.id })) },
+    structure: {
+      elements,
+      transitions: elements.slice(1).map((e, i) => ({ from: elements[i]?.id ?? e.id, to: e.id })),
+    },
     experts: [],
   };
   t.addCourse(course);
@@ -164,14 +217,35 @@ export function refineCourse(t: TenantState, actor: User, courseId: number, feed
   const { elements, transitions } = course.structure;
   const added = refinement(course.name, feedback, elements.length);
   const lesson: LessonElement = { id: t.nextId('element'), type: 'lesson', ...added.lesson };
-  const question: QuestionElement = { id: t.nextId('element'), type: 'question', title: added.question.title, questionType: 'single', options: added.question.options };
+  const question: QuestionElement = {
+    id: t.nextId('element'),
+    type: 'question',
+    title: added.question.title,
+    questionType: 'single',
+    options: added.question.options,
+  };
   const last = elements.at(-1);
   elements.push(lesson, question);
-  const newTransitions = [...(last ? [{ from: last.id, to: lesson.id }] : []), { from: lesson.id, to: question.id }];
+  const newTransitions = [
+    ...(last ? [{ from: last.id, to: lesson.id }] : []),
+    { from: lesson.id, to: question.id },
+  ];
   transitions.push(...newTransitions);
   course.updatedAt = at;
-  audit(t, { userId: actor.id }, at, 'course.refine', { type: 'course', id: String(courseId) }, { feedback, elementsAdded: 2 });
-  return { courseId, elementsAdded: 2, transitionsAdded: newTransitions.length, message: `Added a lesson and a question on "${feedback}" to ${course.name}.` };
+  audit(
+    t,
+    { userId: actor.id },
+    at,
+    'course.refine',
+    { type: 'course', id: String(courseId) },
+    { feedback, elementsAdded: 2 },
+  );
+  return {
+    courseId,
+    elementsAdded: 2,
+    transitionsAdded: newTransitions.length,
+    message: `Added a lesson and a question on "${feedback}" to ${course.name}.`,
+  };
 }
 
 function elementById(t: TenantState, id: number): { course: Course; element: CourseElement } | null {
@@ -183,38 +257,81 @@ function elementById(t: TenantState, id: number): { course: Course; element: Cou
 }
 
 /** regenerate_question: single-choice only; the previous text and options are kept in the audit log. */
-export function regenerateQuestion(t: TenantState, actor: User, questionId: number, feedback: string | undefined, at: number) {
+export function regenerateQuestion(
+  t: TenantState,
+  actor: User,
+  questionId: number,
+  feedback: string | undefined,
+  at: number,
+) {
   const found = elementById(t, questionId);
   if (!found || found.element.type !== 'question') throw notFound(`question ${questionId}`);
   const { course, element } = found as { course: Course; element: QuestionElement };
   requireCourseEdit(actor, course);
   if (element.questionType !== 'single') {
-    throw new DomainError('unprocessable', `Question ${questionId} is not single-choice; only single-choice questions can be regenerated.`, {}, undefined, 'QUESTION_NOT_SINGLE_CHOICE');
+    throw new DomainError(
+      'unprocessable',
+      `Question ${questionId} is not single-choice; only single-choice questions can be regenerated.`,
+      {},
+      undefined,
+      'QUESTION_NOT_SINGLE_CHOICE',
+    );
   }
   const previous = { text: element.title, options: element.options };
   const next = rewordQuestion(element.title, element.options, feedback);
   element.title = next.text;
   element.options = next.options;
   course.updatedAt = at;
-  audit(t, { userId: actor.id }, at, 'question.regenerate', { type: 'question', id: String(questionId) }, { courseId: course.id, previous, feedback: feedback ?? null });
-  return { questionId, text: next.text, options: next.options, message: 'The question was reworded; the previous version is in the audit log.' };
+  audit(
+    t,
+    { userId: actor.id },
+    at,
+    'question.regenerate',
+    { type: 'question', id: String(questionId) },
+    { courseId: course.id, previous, feedback: feedback ?? null },
+  );
+  return {
+    questionId,
+    text: next.text,
+    options: next.options,
+    message: 'The question was reworded; the previous version is in the audit log.',
+  };
 }
 
 /** regenerate_lesson: answers a new brief; the lesson's pages stay as they are. */
-export function regenerateLesson(t: TenantState, actor: User, lessonId: number, feedback: string | undefined, at: number) {
+export function regenerateLesson(
+  t: TenantState,
+  actor: User,
+  lessonId: number,
+  feedback: string | undefined,
+  at: number,
+) {
   const found = elementById(t, lessonId);
   if (!found || found.element.type !== 'lesson') throw notFound(`lesson ${lessonId}`);
   const { course, element } = found as { course: Course; element: LessonElement };
   requireCourseEdit(actor, course);
   const brief = lessonBrief(course.name, element.title, element.content, feedback);
-  audit(t, { userId: actor.id }, at, 'lesson.regenerate', { type: 'lesson', id: String(lessonId) }, { courseId: course.id, brief });
+  audit(
+    t,
+    { userId: actor.id },
+    at,
+    'lesson.regenerate',
+    { type: 'lesson', id: String(lessonId) },
+    { courseId: course.id, brief },
+  );
   return { lessonId, brief };
 }
 
 export function updateAiSettings(t: TenantState, patch: Partial<AiSettings>): AiSettings {
   const next = { ...t.ai, ...patch };
   if (next.generationMinSeconds > next.generationMaxSeconds) {
-    throw new DomainError('validation', 'generationMinSeconds must not exceed generationMaxSeconds', { generationMinSeconds: ['must not exceed generationMaxSeconds'] }, undefined, 'VALIDATION_ERROR');
+    throw new DomainError(
+      'validation',
+      'generationMinSeconds must not exceed generationMaxSeconds',
+      { generationMinSeconds: ['must not exceed generationMaxSeconds'] },
+      undefined,
+      'VALIDATION_ERROR',
+    );
   }
   t.ai = next;
   return next;

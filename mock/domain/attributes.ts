@@ -103,7 +103,11 @@ function isIsoDate(value: string): boolean {
   const m = ISO_DATE.exec(value);
   if (!m || Number.isNaN(Date.parse(value))) return false;
   const day = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  return day.getUTCFullYear() === Number(m[1]) && day.getUTCMonth() === Number(m[2]) - 1 && day.getUTCDate() === Number(m[3]);
+  return (
+    day.getUTCFullYear() === Number(m[1]) &&
+    day.getUTCMonth() === Number(m[2]) - 1 &&
+    day.getUTCDate() === Number(m[3])
+  );
 }
 
 /** Why `value` does not fit `def`, or null (seed 001, "Type rules"). */

@@ -66,7 +66,8 @@ export type SeedLoader = (name: string) => { now: number; tenants: TenantData[] 
 const ADMIN: Actor = { userId: null };
 
 /** The key owner a `/api/v2` command acts as. */
-const actor = (p: Platform, a: { tenantId: string; actorId: number }): User => userById(p.tenant(a.tenantId), a.actorId);
+const actor = (p: Platform, a: { tenantId: string; actorId: number }): User =>
+  userById(p.tenant(a.tenantId), a.actorId);
 type AgentArgs = { tenantId: string; actorId: number };
 
 /** The commands, by name. Each takes the platform and plain, serialisable arguments. */
@@ -273,28 +274,45 @@ export const COMMANDS = {
   assignGroupsV2: (p: Platform, a: AgentArgs & { courseId: number; groups: number[]; deadlineAt?: number }) =>
     assignCourseToGroups(p.tenant(a.tenantId), a.actorId, a.courseId, a.groups, a.deadlineAt, p.now()),
 
-  assignChain: (p: Platform, a: AgentArgs & { chainId: number; users?: number[]; groups?: number[]; deadlineAt?: number }) =>
-    assignChain(p.tenant(a.tenantId), actor(p, a), a.chainId, a, p.now()),
+  assignChain: (
+    p: Platform,
+    a: AgentArgs & { chainId: number; users?: number[]; groups?: number[]; deadlineAt?: number },
+  ) => assignChain(p.tenant(a.tenantId), actor(p, a), a.chainId, a, p.now()),
 
-  banV2: (p: Platform, a: AgentArgs & { userId: number }) => banByAgent(p.tenant(a.tenantId), actor(p, a), a.userId, p.now()),
+  banV2: (p: Platform, a: AgentArgs & { userId: number }) =>
+    banByAgent(p.tenant(a.tenantId), actor(p, a), a.userId, p.now()),
 
-  unbanV2: (p: Platform, a: AgentArgs & { userId: number }) => unbanByAgent(p.tenant(a.tenantId), actor(p, a), a.userId, p.now()),
+  unbanV2: (p: Platform, a: AgentArgs & { userId: number }) =>
+    unbanByAgent(p.tenant(a.tenantId), actor(p, a), a.userId, p.now()),
 
   changeEmailV2: (p: Platform, a: AgentArgs & { userId: number; email: string }) =>
     changeEmailByAgent(p.tenant(a.tenantId), actor(p, a), a.userId, a.email, p.now()),
 
-  cloneV2: (p: Platform, a: AgentArgs & { courseId: number }) => cloneByAgent(p.tenant(a.tenantId), actor(p, a), a.courseId, p.now()),
+  cloneV2: (p: Platform, a: AgentArgs & { courseId: number }) =>
+    cloneByAgent(p.tenant(a.tenantId), actor(p, a), a.courseId, p.now()),
 
   // AI: the extracted chunks come in, so replay needs neither the file nor the extractor.
 
-  recordUpload: (p: Platform, a: { tenantId: string; sessionId?: string; filename: string; mimeType: string; size: number; chunks: string[] }) =>
-    recordUpload(p.tenant(a.tenantId), a, p.now()),
+  recordUpload: (
+    p: Platform,
+    a: {
+      tenantId: string;
+      sessionId?: string;
+      filename: string;
+      mimeType: string;
+      size: number;
+      chunks: string[];
+    },
+  ) => recordUpload(p.tenant(a.tenantId), a, p.now()),
 
-  processUpload: (p: Platform, a: { tenantId: string; sessionId: string; fileId: string }) => processUpload(p.tenant(a.tenantId), a.sessionId, a.fileId),
+  processUpload: (p: Platform, a: { tenantId: string; sessionId: string; fileId: string }) =>
+    processUpload(p.tenant(a.tenantId), a.sessionId, a.fileId),
 
-  createJob: (p: Platform, a: AgentArgs & { input: GenerateInput }) => createJob(p.tenant(a.tenantId), actor(p, a), a.input, p.now()),
+  createJob: (p: Platform, a: AgentArgs & { input: GenerateInput }) =>
+    createJob(p.tenant(a.tenantId), actor(p, a), a.input, p.now()),
 
-  settleJob: (p: Platform, a: { tenantId: string; jobId: string }) => settleJob(p.tenant(a.tenantId), a.jobId, p.now()),
+  settleJob: (p: Platform, a: { tenantId: string; jobId: string }) =>
+    settleJob(p.tenant(a.tenantId), a.jobId, p.now()),
 
   refineCourse: (p: Platform, a: AgentArgs & { courseId: number; feedback: string }) =>
     refineCourse(p.tenant(a.tenantId), actor(p, a), a.courseId, a.feedback, p.now()),
@@ -305,9 +323,11 @@ export const COMMANDS = {
   regenerateLesson: (p: Platform, a: AgentArgs & { lessonId: number; feedback?: string }) =>
     regenerateLesson(p.tenant(a.tenantId), actor(p, a), a.lessonId, a.feedback, p.now()),
 
-  consumeAiQuota: (p: Platform, a: { tenantId: string; keyId: string }) => consumeAiQuota(p.tenant(a.tenantId), a.keyId, p.now()),
+  consumeAiQuota: (p: Platform, a: { tenantId: string; keyId: string }) =>
+    consumeAiQuota(p.tenant(a.tenantId), a.keyId, p.now()),
 
-  updateAiSettings: (p: Platform, a: { tenantId: string; patch: Partial<AiSettings> }) => updateAiSettings(p.tenant(a.tenantId), a.patch),
+  updateAiSettings: (p: Platform, a: { tenantId: string; patch: Partial<AiSettings> }) =>
+    updateAiSettings(p.tenant(a.tenantId), a.patch),
 
   advanceClock: (p: Platform, a: { seconds: number }) => {
     p.clock.advance(a.seconds);

@@ -24,7 +24,18 @@ export function courseUserStatistics(t: TenantState, courseId: number, groupId: 
     if (!user) return [];
     const status = statusOf(a, now);
     counts[status]++;
-    return [{ userId: user.id, name: user.name, email: user.email, status, progressValue: a.progressValue, resultValue: a.resultValue, deadlineAt: a.deadlineAt, finishedAt: a.finishedAt }];
+    return [
+      {
+        userId: user.id,
+        name: user.name,
+        email: user.email,
+        status,
+        progressValue: a.progressValue,
+        resultValue: a.resultValue,
+        deadlineAt: a.deadlineAt,
+        finishedAt: a.finishedAt,
+      },
+    ];
   });
   return {
     courseId,
@@ -40,7 +51,14 @@ export function courseUserStatistics(t: TenantState, courseId: number, groupId: 
   };
 }
 
-export const STATISTICS_SCOPES = ['overview', 'publishing', 'courseCreation', 'activity', 'insights', 'tags'] as const;
+export const STATISTICS_SCOPES = [
+  'overview',
+  'publishing',
+  'courseCreation',
+  'activity',
+  'insights',
+  'tags',
+] as const;
 export type StatisticsScope = (typeof STATISTICS_SCOPES)[number];
 
 export function statistics(t: TenantState, scope: StatisticsScope, now: number): Record<string, number> {
@@ -48,7 +66,11 @@ export function statistics(t: TenantState, scope: StatisticsScope, now: number):
   const assignments = [...t.assignments.values()];
   const since = (days: number) => now - days * DAY;
   const activeSince = (from: number) =>
-    new Set(assignments.filter((a) => (a.startedAt ?? -1) >= from || (a.finishedAt ?? -1) >= from).map((a) => a.userId)).size;
+    new Set(
+      assignments
+        .filter((a) => (a.startedAt ?? -1) >= from || (a.finishedAt ?? -1) >= from)
+        .map((a) => a.userId),
+    ).size;
   const finished = assignments.filter((a) => a.finishedAt !== null);
   switch (scope) {
     case 'overview':
@@ -82,7 +104,8 @@ export function statistics(t: TenantState, scope: StatisticsScope, now: number):
       };
     case 'insights': {
       const overdue = assignments.filter((a) => isExpired(a, now)).length;
-      const average = (values: number[]) => (values.length ? Math.round(values.reduce((s, v) => s + v, 0) / values.length) : 0);
+      const average = (values: number[]) =>
+        values.length ? Math.round(values.reduce((s, v) => s + v, 0) / values.length) : 0;
       return {
         averageResult: average(finished.map((a: Assignment) => a.resultValue ?? 0)),
         averageProgress: average(assignments.map((a) => a.progressValue)),
@@ -98,15 +121,38 @@ export function statistics(t: TenantState, scope: StatisticsScope, now: number):
 
 /** Top learners: by completed courses, then average result; `points` is the sum of their results. */
 export function leaderboard(t: TenantState, limit: number) {
-  const leaders = t.rankedLeaders().slice(0, limit).flatMap((id) => {
-    const user = t.users.get(id);
-    const stats = t.userStats.get(id);
-    return user && stats ? [{ user, points: stats.resultSum, coursesCompleted: stats.finished, averageResult: Math.round(stats.resultSum / stats.finished) }] : [];
-  });
+  const leaders = t
+    .rankedLeaders()
+    .slice(0, limit)
+    .flatMap((id) => {
+      const user = t.users.get(id);
+      const stats = t.userStats.get(id);
+      return user && stats
+        ? [
+            {
+              user,
+              points: stats.resultSum,
+              coursesCompleted: stats.finished,
+              averageResult: Math.round(stats.resultSum / stats.finished),
+            },
+          ]
+        : [];
+    });
   let rank = 0;
   return leaders.map((l, i) => {
     const previous = leaders[i - 1];
-    if (!previous || previous.coursesCompleted !== l.coursesCompleted || previous.averageResult !== l.averageResult) rank = i + 1;
-    return { rank, user: { id: l.user.id, name: l.user.name, email: l.user.email }, points: l.points, coursesCompleted: l.coursesCompleted, averageResult: l.averageResult };
+    if (
+      !previous ||
+      previous.coursesCompleted !== l.coursesCompleted ||
+      previous.averageResult !== l.averageResult
+    )
+      rank = i + 1;
+    return {
+      rank,
+      user: { id: l.user.id, name: l.user.name, email: l.user.email },
+      points: l.points,
+      coursesCompleted: l.coursesCompleted,
+      averageResult: l.averageResult,
+    };
   });
 }

@@ -3,7 +3,11 @@
 import type { Course, User } from './model.ts';
 import type { TenantState } from './tenant-state.ts';
 
-function firstMatches<T>(items: Iterable<T>, matches: (item: T) => boolean, limit: number): { found: T[]; total: number } {
+function firstMatches<T>(
+  items: Iterable<T>,
+  matches: (item: T) => boolean,
+  limit: number,
+): { found: T[]; total: number } {
   const found: T[] = [];
   let total = 0;
   for (const item of items) {
@@ -19,7 +23,11 @@ export function searchUsers(t: TenantState, query: string, limit: number): { fou
   return firstMatches(t.users.values(), (u) => t.searchText(u).includes(needle), limit);
 }
 
-export function searchCourses(t: TenantState, query: string, limit: number): { found: Course[]; total: number } {
+export function searchCourses(
+  t: TenantState,
+  query: string,
+  limit: number,
+): { found: Course[]; total: number } {
   const needle = query.toLowerCase();
   return firstMatches(t.courses.values(), (c) => c.name.toLowerCase().includes(needle), limit);
 }

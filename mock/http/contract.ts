@@ -129,7 +129,8 @@ export function contractRouter(options: ContractRouterOptions): Router {
               problems.push({ in: param.in, name: param.name, errors: [...(validate.errors ?? [])] });
             target[param.name] = value;
           }
-          const hasBody = Number(req.get('content-length') ?? 0) > 0 || req.get('transfer-encoding') !== undefined;
+          const hasBody =
+            Number(req.get('content-length') ?? 0) > 0 || req.get('transfer-encoding') !== undefined;
           if (hasBody && mediaTypes.length && !req.is(mediaTypes)) {
             problems.push({ in: 'body', errors: [mediaTypeError(mediaTypes)] });
           } else if (!hasBody) {

@@ -7,7 +7,16 @@
 // write that was acknowledged survives `kill -9`. At start the snapshot is loaded and the commands
 // replayed; a line that is truncated or fails its checksum is reported and skipped, never fatal.
 // Compaction writes a new snapshot to a temporary file and renames it over the old one.
-import { closeSync, copyFileSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  copyFileSync,
+  existsSync,
+  fsyncSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  writeSync,
+} from 'node:fs';
 import { crc32 } from 'node:zlib';
 import type { JournalEntry, Platform, Snapshot } from '../domain/platform.ts';
 

@@ -5,11 +5,15 @@ import type { AddressInfo } from 'node:net';
 import { createApp } from '../../mock/app.ts';
 import { VirtualClock } from '../../mock/domain/clock.ts';
 import { Platform } from '../../mock/domain/platform.ts';
-import { DEMO_SITE_API_KEY } from '../../mock/seed/demo.ts';
+import type { PipelineLimits } from '../../mock/http/v2/pipeline/index.ts';
+import { DEMO_SITE_API_KEY, demoMcpKey } from '../../mock/seed/demo.ts';
 import { loadSeed } from '../../mock/seed/index.ts';
 
 export const ADMIN_TOKEN = 'test-admin-token';
 export { DEMO_SITE_API_KEY };
+/** The demo tenant's MCP keys (owner: ada, the administrator): read only, and read + write. */
+export const READ_KEY = demoMcpKey('read');
+export const WRITE_KEY = demoMcpKey('write');
 
 export interface Harness {
   platform: Platform;
@@ -19,6 +23,13 @@ export interface Harness {
     path: string,
     init?: RequestInit & { json?: unknown },
   ) => Promise<{ status: number; body: any; headers: Headers }>;
+  /** A request to /api/v2 with an MCP key (the demo write key unless `key` is given; null sends none). */
+  v2: (
+    path: string,
+    init?: RequestInit & { json?: unknown; key?: string | null },
+  ) => Promise<{ status: number; body: any; headers: Headers }>;
+  /** A key created through the admin API for a user of the demo tenant. */
+  newKey: (userId: number, scopes: ('read' | 'write')[]) => Promise<{ id: string; key: string }>;
   /** A request to the admin API with the admin token. */
   admin: (
     path: string,
@@ -27,11 +38,20 @@ export interface Harness {
   close: () => Promise<void>;
 }
 
-export async function startHarness(seed = 'demo'): Promise<Harness> {
+export async function startHarness(
+  seed = 'demo',
+  limits: PipelineLimits = { requestsPerMinute: 0 },
+): Promise<Harness> {
   const state = loadSeed(seed);
   const platform = new Platform(new VirtualClock({ start: state.now, frozen: true }), loadSeed);
   platform.load(state);
-  const { app } = createApp({ platform, adminToken: ADMIN_TOKEN, validateResponses: true, version: 'test' });
+  const { app } = createApp({
+    platform,
+    adminToken: ADMIN_TOKEN,
+    validateResponses: true,
+    version: 'test',
+    limits,
+  });
   const server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -58,11 +78,19 @@ export async function startHarness(seed = 'demo'): Promise<Harness> {
       return { status: response.status, body, headers: response.headers };
     };
 
+  const admin = request('/__admin', { authorization: `Bearer ${ADMIN_TOKEN}` });
   return {
     platform,
     base,
     v1: request('/openapi/v1', { 'x-api-key': DEMO_SITE_API_KEY }),
-    admin: request('/__admin', { authorization: `Bearer ${ADMIN_TOKEN}` }),
+    v2: (path, init = {}) => {
+      const { key, ...rest } = init;
+      const auth: Record<string, string> = key === null ? {} : { 'x-mcp-key': key ?? WRITE_KEY };
+      return request('/api/v2', auth)(path, rest);
+    },
+    newKey: async (userId, scopes) =>
+      (await admin('/tenants/demo/mcp-keys', { method: 'POST', json: { userId, scopes } })).body,
+    admin,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -17,7 +17,13 @@ export interface ReceivedUpload {
 const bad = (status: number, code: string, message: string): Failure => ({ status, code, message });
 const SESSION_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
-function readMultipart(req: Request): Promise<{ file?: { name: string; data: Buffer; truncated: boolean }; fields: Record<string, string>; error?: string }> {
+function readMultipart(
+  req: Request,
+): Promise<{
+  file?: { name: string; data: Buffer; truncated: boolean };
+  fields: Record<string, string>;
+  error?: string;
+}> {
   return new Promise((resolve) => {
     let parser: busboy.Busboy;
     try {
@@ -35,7 +41,12 @@ function readMultipart(req: Request): Promise<{ file?: { name: string; data: Buf
       const parts: Buffer[] = [];
       stream.on('data', (d: Buffer) => parts.push(d));
       stream.on('close', () => {
-        if (name === 'file') file = { name: info.filename ?? '', data: Buffer.concat(parts), truncated: (stream as unknown as { truncated: boolean }).truncated };
+        if (name === 'file')
+          file = {
+            name: info.filename ?? '',
+            data: Buffer.concat(parts),
+            truncated: (stream as unknown as { truncated: boolean }).truncated,
+          };
       });
     });
     parser.on('error', (error: Error) => resolve({ fields, error: error.message }));
@@ -45,24 +56,34 @@ function readMultipart(req: Request): Promise<{ file?: { name: string; data: Buf
 }
 
 export async function receiveUpload(req: Request): Promise<ReceivedUpload | Failure> {
-  if (!req.is('multipart/form-data')) return bad(400, 'VALIDATION_ERROR', 'Send the file as multipart/form-data with a part named "file".');
+  if (!req.is('multipart/form-data'))
+    return bad(400, 'VALIDATION_ERROR', 'Send the file as multipart/form-data with a part named "file".');
   const { file, fields, error } = await readMultipart(req);
   if (error) return bad(400, 'VALIDATION_ERROR', `Malformed multipart body: ${error}`);
   if (!file) return bad(400, 'VALIDATION_ERROR', 'The multipart body has no part named "file".');
-  if (file.truncated) return bad(413, 'FILE_TOO_LARGE', `The file is larger than 20 MB (${MAX_UPLOAD_BYTES} bytes).`);
+  if (file.truncated)
+    return bad(413, 'FILE_TOO_LARGE', `The file is larger than 20 MB (${MAX_UPLOAD_BYTES} bytes).`);
   if (file.data.length === 0) return bad(400, 'VALIDATION_ERROR', 'The file is empty.');
   if (fields.sessionId !== undefined && !SESSION_ID.test(fields.sessionId)) {
     return bad(400, 'VALIDATION_ERROR', 'sessionId must be 1 to 64 letters, digits, "-" or "_".');
   }
   const mimeType = detectType(file.data);
   if (!mimeType) {
-    return bad(415, 'UNSUPPORTED_FILE_TYPE', `${file.name || 'The file'} is not a PDF, DOC, DOCX, PNG, JPG, GIF or WebP file (judged by its content).`);
+    return bad(
+      415,
+      'UNSUPPORTED_FILE_TYPE',
+      `${file.name || 'The file'} is not a PDF, DOC, DOCX, PNG, JPG, GIF or WebP file (judged by its content).`,
+    );
   }
   let text = '';
   try {
     text = await extractText(file.data, mimeType);
   } catch (e) {
-    return bad(400, 'VALIDATION_ERROR', `${file.name || 'The file'} looks like ${ALLOWED_TYPES[mimeType]} but cannot be read: ${(e as Error).message}`);
+    return bad(
+      400,
+      'VALIDATION_ERROR',
+      `${file.name || 'The file'} looks like ${ALLOWED_TYPES[mimeType]} but cannot be read: ${(e as Error).message}`,
+    );
   }
   return {
     filename: (file.name || 'upload').slice(0, 255),

@@ -4,7 +4,11 @@ import type { Caller } from '../../../domain/access.ts';
 import { aiQuotaRefusal } from '../../../domain/ai.ts';
 import type { Failure } from './failure.ts';
 
-export function checkAiQuota(caller: Caller, operation: { 'x-ai-quota'?: boolean }, now: number): Failure | null {
+export function checkAiQuota(
+  caller: Caller,
+  operation: { 'x-ai-quota'?: boolean },
+  now: number,
+): Failure | null {
   if (!operation['x-ai-quota']) return null;
   const refusal = aiQuotaRefusal(caller.tenant, caller.key.id, now);
   return refusal ? { status: 429, code: 'MCP_RATE_LIMITED', ...refusal } : null;

@@ -23,8 +23,16 @@ export class FailedAuthLimiter {
   check(ip: string): Failure | null {
     const recent = this.recent(ip);
     if (recent.length < this.max) return null;
-    const retryAfter = Math.max(1, Math.ceil(((recent[0] ?? 0) + this.windowSeconds * 1000 - this.nowMs()) / 1000));
-    return { status: 429, code: 'MCP_AUTH_RATE_LIMITED', message: `Too many failed attempts, retry after ${retryAfter}s.`, retryAfter };
+    const retryAfter = Math.max(
+      1,
+      Math.ceil(((recent[0] ?? 0) + this.windowSeconds * 1000 - this.nowMs()) / 1000),
+    );
+    return {
+      status: 429,
+      code: 'MCP_AUTH_RATE_LIMITED',
+      message: `Too many failed attempts, retry after ${retryAfter}s.`,
+      retryAfter,
+    };
   }
 
   fail(ip: string): void {

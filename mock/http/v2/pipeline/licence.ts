@@ -9,7 +9,9 @@ import type { Failure } from './failure.ts';
 export const LICENSE_DISABLED_MESSAGE = 'MCP is not enabled on this workspace, talk to your administrator.';
 
 export function checkLicence(caller: Caller): Failure | null {
-  return caller.tenant.mcpAccess === 'none' ? { status: 403, code: 'MCP_LICENSE_DISABLED', message: LICENSE_DISABLED_MESSAGE } : null;
+  return caller.tenant.mcpAccess === 'none'
+    ? { status: 403, code: 'MCP_LICENSE_DISABLED', message: LICENSE_DISABLED_MESSAGE }
+    : null;
 }
 
 export function checkWriteScope(caller: Caller, operation: { 'x-scope'?: string }): Failure | null {
@@ -21,7 +23,14 @@ export function checkWriteScope(caller: Caller, operation: { 'x-scope'?: string 
   return { status: 403, code: 'WRITE_SCOPE_REQUIRED', message: `This call needs the write scope: ${why}.` };
 }
 
-export function checkAiAccess(caller: Caller, operation: { 'x-licence'?: { mcpAiAccess?: boolean } }): Failure | null {
+export function checkAiAccess(
+  caller: Caller,
+  operation: { 'x-licence'?: { mcpAiAccess?: boolean } },
+): Failure | null {
   if (!operation['x-licence']?.mcpAiAccess || caller.tenant.mcpAiAccess) return null;
-  return { status: 403, code: 'MCP_AI_DISABLED', message: 'AI tools are disabled on this workspace; an administrator can enable them.' };
+  return {
+    status: 403,
+    code: 'MCP_AI_DISABLED',
+    message: 'AI tools are disabled on this workspace; an administrator can enable them.',
+  };
 }

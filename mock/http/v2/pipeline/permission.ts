@@ -5,8 +5,15 @@ import type { Caller } from '../../../domain/access.ts';
 import { hasPermission, type Permission } from '../../../domain/roles.ts';
 import type { Failure } from './failure.ts';
 
-export function checkPermission(caller: Caller, operation: { 'x-permission'?: string | null }): Failure | null {
+export function checkPermission(
+  caller: Caller,
+  operation: { 'x-permission'?: string | null },
+): Failure | null {
   const permission = operation['x-permission'];
   if (!permission || hasPermission(caller.user.role, permission as Permission)) return null;
-  return { status: 403, code: 'PERMISSION_DENIED', message: `Missing permission ${permission}: the key's owner (${caller.user.role}) may not do this.` };
+  return {
+    status: 403,
+    code: 'PERMISSION_DENIED',
+    message: `Missing permission ${permission}: the key's owner (${caller.user.role}) may not do this.`,
+  };
 }

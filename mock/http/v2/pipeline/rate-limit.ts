@@ -25,6 +25,11 @@ export class KeyRateLimiter {
       return null;
     }
     const retryAfter = Math.max(1, Math.ceil((1 - bucket.tokens) / perMs / 1000));
-    return { status: 429, code: 'MCP_RATE_LIMITED', message: `Rate limit of ${this.perMinute} requests per minute exceeded, retry after ${retryAfter}s.`, retryAfter };
+    return {
+      status: 429,
+      code: 'MCP_RATE_LIMITED',
+      message: `Rate limit of ${this.perMinute} requests per minute exceeded, retry after ${retryAfter}s.`,
+      retryAfter,
+    };
   }
 }

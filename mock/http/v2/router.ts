@@ -1,0 +1,316 @@
+// The /api/v2 backend of the MCP tools (seed 000): one handler per operation of openapi/v2, routed
+// and validated by the contract, behind the pipeline of ./pipeline. What each operation needs —
+// scope, permission, licence, AI quota — is read from the operation's `x-` fields in the contract.
+import type { Request, Response } from 'express';
+import { loadTools } from '../../../lib/tool-schemas.ts';
+import { type Caller, callableTools, type ToolNeeds } from '../../domain/access.ts';
+import { jobById, jobIsDue } from '../../domain/ai.ts';
+import { parseAuditDate, queryAudit } from '../../domain/audit.ts';
+import { courseById } from '../../domain/courses.ts';
+import { groupById } from '../../domain/groups.ts';
+import type { Platform } from '../../domain/platform.ts';
+import { courseUserStatistics, leaderboard, type StatisticsScope, statistics } from '../../domain/reports.ts';
+import { searchCourses, searchUsers } from '../../domain/search.ts';
+import { userById } from '../../domain/users.ts';
+import { contractRouter, type Handler, type InputProblem, type ValidatedRequest } from '../contract.ts';
+import { type Failure, isFailure, Pipeline, type PipelineLimits } from './pipeline/index.ts';
+import { receiveUpload } from './upload.ts';
+import * as view from './views.ts';
+
+// biome-ignore lint/suspicious/noExplicitAny: request bodies are checked against the contract before they arrive here.
+type Body = any;
+
+export interface V2Options {
+  spec: Record<string, unknown>;
+  platform: Platform;
+  limits?: PipelineLimits;
+  onResponseMismatch?: Parameters<typeof contractRouter>[0]['onResponseMismatch'];
+}
+
+export const sendV2Error = (res: Response, failure: Failure) => {
+  if (failure.retryAfter !== undefined) res.set('Retry-After', String(failure.retryAfter));
+  return res.status(failure.status).json({ error: failure.message, code: failure.code });
+};
+
+/** The tool definitions' needs, for the capabilities filter (mcp-schema/, read once). */
+const TOOL_NEEDS: ToolNeeds[] = loadTools().map((t) => ({
+  name: t.name,
+  scope: t['x-scope'],
+  permission: t['x-permission'],
+  licence: t['x-licence'],
+}));
+
+const describeProblems = (problems: InputProblem[]) =>
+  problems
+    .flatMap((p) =>
+      p.errors.map((e) => {
+        const where = p.in === 'body' ? `body${e.instancePath.replaceAll('/', '.')}` : `${p.in}.${p.name}`;
+        const missing =
+          e.keyword === 'required' && p.in === 'body' ? `.${String(e.params.missingProperty)}` : '';
+        return `${where}${missing}: ${e.message}`;
+      }),
+    )
+    .join('; ');
+
+export function v2Router({ spec, platform, limits, onResponseMismatch }: V2Options) {
+  const pipeline = new Pipeline(platform, limits);
+  const caller = (res: Response) => res.locals.caller as Caller;
+  const who = (res: Response) => ({ tenantId: caller(res).tenant.id, actorId: caller(res).user.id });
+  const run = platform.run.bind(platform);
+  const now = () => platform.now();
+  /** An AI call that succeeded counts against the day's quota (seed 000, "Limits"). */
+  const countAiCall = (res: Response) =>
+    run('consumeAiQuota', { tenantId: caller(res).tenant.id, keyId: caller(res).key.id });
+
+  const handlers: Record<
+    string,
+    (req: Request, res: Response, input: ValidatedRequest & { body: Body }) => unknown
+  > = {
+    getCapabilities: (_req, res) => {
+      const c = caller(res);
+      res.json({
+        tier: c.tenant.mcpAccess,
+        scopes: c.scopes,
+        user: { id: c.user.id, name: c.user.name, email: c.user.email },
+        tools: callableTools(c, TOOL_NEEDS),
+        resources: [],
+      });
+    },
+
+    searchUsers: (_req, res, { query }) => {
+      const { found, total } = searchUsers(caller(res).tenant, String(query.query), Number(query.limit));
+      res.json({ users: found.map(view.userSummary), totalCount: total });
+    },
+    getUser: (_req, res, { params }) => {
+      const t = caller(res).tenant;
+      res.json(view.userDetail(t, userById(t, Number(params.userId))));
+    },
+    searchCourses: (_req, res, { query }) => {
+      const { found, total } = searchCourses(caller(res).tenant, String(query.query), Number(query.limit));
+      res.json({ courses: found.map(view.courseSummary), totalCount: total });
+    },
+    getCourse: (_req, res, { params }) =>
+      res.json(view.courseDetail(courseById(caller(res).tenant, Number(params.courseId)))),
+
+    listUserAssignments: (_req, res, { params }) => {
+      const t = caller(res).tenant;
+      res.json(view.assignmentList(t, t.assignmentsOfUser(userById(t, Number(params.userId)).id), now()));
+    },
+    listGroupAssignments: (_req, res, { params }) => {
+      const t = caller(res).tenant;
+      const group = groupById(t, Number(params.groupId));
+      const courses = new Set(group.courseIds);
+      const rows = group.memberIds.flatMap((id) =>
+        t.assignmentsOfUser(id).filter((a) => courses.has(a.courseId)),
+      );
+      res.json(view.assignmentList(t, rows, now()));
+    },
+    listMyAssignments: (_req, res) => {
+      const { tenant, user } = caller(res);
+      res.json(view.assignmentList(tenant, tenant.assignmentsOfUser(user.id), now()));
+    },
+    getCourseUserStatistics: (_req, res, { params, query }) =>
+      res.json(
+        courseUserStatistics(
+          caller(res).tenant,
+          Number(params.courseId),
+          query.groupId === undefined ? null : Number(query.groupId),
+          now(),
+        ),
+      ),
+    listUserCertificates: (_req, res, { params }) => {
+      const t = caller(res).tenant;
+      const user = userById(t, Number(params.userId));
+      res.json({
+        certificates: t.certificates
+          .filter((c) => c.userId === user.id)
+          .map((c) => ({
+            id: c.id,
+            courseId: c.courseId,
+            courseName: t.courses.get(c.courseId)?.name ?? '',
+            issuedAt: c.issuedAt,
+            expiresAt: c.expiresAt,
+          })),
+      });
+    },
+    getStatistics: (_req, res, { params }) => {
+      const scope = params.scope as StatisticsScope;
+      res.json({ scope, generatedAt: now(), metrics: statistics(caller(res).tenant, scope, now()) });
+    },
+    getLeaderboard: (_req, res, { query }) =>
+      res.json({ leaders: leaderboard(caller(res).tenant, Number(query.limit)) }),
+    listAuditLog: (_req, res, { query }) => {
+      const t = caller(res).tenant;
+      const from =
+        query['fields[createdAt][from]'] === undefined
+          ? undefined
+          : parseAuditDate(String(query['fields[createdAt][from]']), false);
+      const to =
+        query['fields[createdAt][to]'] === undefined
+          ? undefined
+          : parseAuditDate(String(query['fields[createdAt][to]']), true);
+      if (from === null || to === null) {
+        return sendV2Error(res, {
+          status: 400,
+          code: 'VALIDATION_ERROR',
+          message: 'fields[createdAt][from|to] must be an ISO date-time or YYYY-MM-DD.',
+        });
+      }
+      const limit = Number(query.limit);
+      const offset = Number(query.offset);
+      const authorId = query['fields[author]'] === undefined ? undefined : Number(query['fields[author]']);
+      const { entries, total } = queryAudit(t, { authorId, from, to, limit, offset });
+      res.json({
+        entries: entries.map((e) => {
+          const author = e.authorId === null ? undefined : t.users.get(e.authorId);
+          return { ...e, authorId: undefined, author: author ? { id: author.id, name: author.name } : null };
+        }),
+        totalCount: total,
+        limit,
+        offset,
+      });
+    },
+
+    assignUserToCourse: (_req, res, { params, body }) => {
+      const t = caller(res).tenant;
+      const { assignment, created } = run('assignUserV2', {
+        ...who(res),
+        courseId: Number(params.courseId),
+        input: body,
+      });
+      res.json({ assigned: created, assignment: view.assignment(t, assignment, now()) });
+    },
+    assignCourseToGroups: (_req, res, { params, body }) => {
+      const result = run('assignGroupsV2', {
+        ...who(res),
+        courseId: Number(params.courseId),
+        groups: body.groups,
+        deadlineAt: body.deadlineAt,
+      });
+      res.json({
+        courseId: result.courseId,
+        groups: result.groups.map(view.groupBrief),
+        usersAssigned: result.usersAssigned,
+      });
+    },
+    assignCourseChain: (_req, res, { params, body }) =>
+      res.json(
+        run('assignChain', {
+          ...who(res),
+          chainId: Number(params.chainId),
+          users: body.users,
+          groups: body.groups,
+          deadlineAt: body.deadlineAt,
+        }),
+      ),
+    banUser: (_req, res, { body }) => {
+      const user = run('banV2', { ...who(res), userId: body.userId });
+      res.json({ userId: user.id, status: 'banned' });
+    },
+    unbanUser: (_req, res, { params }) => {
+      const user = run('unbanV2', { ...who(res), userId: Number(params.userId) });
+      res.json({ userId: user.id, status: 'active' });
+    },
+    changeUserEmail: (_req, res, { params, body }) => {
+      const user = run('changeEmailV2', { ...who(res), userId: Number(params.userId), email: body.email });
+      res.json({ userId: user.id, email: user.email, notificationSent: true });
+    },
+    cloneCourse: (_req, res, { body }) => {
+      const course = run('cloneV2', { ...who(res), courseId: body.courseId });
+      res.status(201).json({ ...view.courseSummary(course), status: 'draft', sourceCourseId: body.courseId });
+    },
+
+    uploadSourceMaterial: async (req, res) => {
+      const upload = await receiveUpload(req);
+      if ('status' in upload) return sendV2Error(res, upload);
+      const { sessionId, file } = run('recordUpload', { tenantId: caller(res).tenant.id, ...upload });
+      res
+        .status(201)
+        .json({
+          sessionId,
+          fileId: file.id,
+          filename: file.filename,
+          mimeType: file.mimeType,
+          size: file.size,
+        });
+    },
+    processSourceMaterial: (_req, res, { body }) =>
+      res.json(
+        run('processUpload', {
+          tenantId: caller(res).tenant.id,
+          sessionId: body.sessionId,
+          fileId: body.fileId,
+        }),
+      ),
+    generateCourse: (_req, res, { body }) => {
+      const job = run('createJob', { ...who(res), input: body });
+      countAiCall(res);
+      res.status(202).json({
+        jobId: job.id,
+        status: 'queued',
+        message:
+          'Generation started. Poll get_course_generation_status with this jobId every 3-5 seconds; it takes about 10-30 seconds.',
+      });
+    },
+    getGenerationJob: (_req, res, { params }) => {
+      const t = caller(res).tenant;
+      const id = String(params.jobId);
+      const job = jobIsDue(jobById(t, id), now())
+        ? run('settleJob', { tenantId: t.id, jobId: id })
+        : jobById(t, id);
+      res.json(view.job(job));
+    },
+    refineCourse: (_req, res, { params, body }) => {
+      const result = run('refineCourse', {
+        ...who(res),
+        courseId: Number(params.courseId),
+        feedback: body.feedback,
+      });
+      countAiCall(res);
+      res.json(result);
+    },
+    regenerateQuestion: (_req, res, { params, body }) => {
+      const result = run('regenerateQuestion', {
+        ...who(res),
+        questionId: Number(params.questionId),
+        feedback: body?.feedback,
+      });
+      countAiCall(res);
+      res.json(result);
+    },
+    regenerateLesson: (_req, res, { params, body }) => {
+      const result = run('regenerateLesson', {
+        ...who(res),
+        lessonId: Number(params.lessonId),
+        feedback: body?.feedback,
+      });
+      countAiCall(res);
+      res.json(result);
+    },
+  };
+
+  return contractRouter({
+    spec,
+    handlers: handlers as Record<string, Handler>,
+    before: (req, res, operation) => {
+      const result = pipeline.run(
+        req.get('x-mcp-key'),
+        req.ip ?? req.socket.remoteAddress ?? 'unknown',
+        operation,
+      );
+      if (isFailure(result)) {
+        sendV2Error(res, result);
+        return false;
+      }
+      res.locals.caller = result;
+      return true;
+    },
+    invalid: (res, problems) =>
+      sendV2Error(res, {
+        status: 400,
+        code: 'VALIDATION_ERROR',
+        message: `Invalid request: ${describeProblems(problems)}`,
+      }),
+    onResponseMismatch,
+  });
+}
