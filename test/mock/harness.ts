@@ -88,8 +88,10 @@ export async function startHarness(
       const auth: Record<string, string> = key === null ? {} : { 'x-mcp-key': key ?? WRITE_KEY };
       return request('/api/v2', auth)(path, rest);
     },
-    newKey: async (userId, scopes) =>
-      (await admin('/tenants/demo/mcp-keys', { method: 'POST', json: { userId, scopes } })).body,
+    newKey: async (userId, scopes) => {
+      const { body } = await admin('/tenants/demo/mcp-keys', { method: 'POST', json: { userId, scopes } });
+      return body as { id: string; key: string };
+    },
     admin,
     close: () =>
       new Promise<void>((resolve) => {

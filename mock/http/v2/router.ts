@@ -224,15 +224,13 @@ export function v2Router({ spec, platform, limits, onResponseMismatch }: V2Optio
       const upload = await receiveUpload(req);
       if ('status' in upload) return sendV2Error(res, upload);
       const { sessionId, file } = run('recordUpload', { tenantId: caller(res).tenant.id, ...upload });
-      res
-        .status(201)
-        .json({
-          sessionId,
-          fileId: file.id,
-          filename: file.filename,
-          mimeType: file.mimeType,
-          size: file.size,
-        });
+      res.status(201).json({
+        sessionId,
+        fileId: file.id,
+        filename: file.filename,
+        mimeType: file.mimeType,
+        size: file.size,
+      });
     },
     processSourceMaterial: (_req, res, { body }) =>
       res.json(

@@ -17,9 +17,7 @@ export interface ReceivedUpload {
 const bad = (status: number, code: string, message: string): Failure => ({ status, code, message });
 const SESSION_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
-function readMultipart(
-  req: Request,
-): Promise<{
+function readMultipart(req: Request): Promise<{
   file?: { name: string; data: Buffer; truncated: boolean };
   fields: Record<string, string>;
   error?: string;
