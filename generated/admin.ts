@@ -355,6 +355,36 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/tenants/{tenantId}/ai": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant's id; the seeded tenant is `demo`. */
+                tenantId: components["parameters"]["TenantId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read the course generator's settings
+         * @description How long generation jobs of the tenant take in virtual time, and how many of the next jobs will fail.
+         */
+        get: operations["getAiSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the course generator's settings
+         * @description Generation jobs finish after a duration drawn (deterministically, from the prompt) between
+         *     `generationMinSeconds` and `generationMaxSeconds` of virtual time — 10 to 30 by default, as the seed
+         *     says; set both to 0 for jobs that finish at once. `failNextJobs` makes that many of the next jobs end
+         *     `failed` with `failureMessage` as their `error.message`.
+         */
+        patch: operations["updateAiSettings"];
+        trace?: never;
+    };
     "/journal": {
         parameters: {
             query?: never;
@@ -872,6 +902,40 @@ export interface components {
         WebhookDeliveryList: {
             /** @description The deliveries, newest first. */
             deliveries: components["schemas"]["WebhookDelivery"][];
+        };
+        /** @description How the mock's course generator behaves for a tenant. */
+        AiSettings: {
+            /**
+             * @description Shortest duration of a generation job, in seconds of virtual time.
+             * @example 10
+             */
+            generationMinSeconds: number;
+            /**
+             * @description Longest duration of a generation job, in seconds of virtual time.
+             * @example 30
+             */
+            generationMaxSeconds: number;
+            /**
+             * @description How many of the next generation jobs end `failed`.
+             * @example 0
+             */
+            failNextJobs: number;
+            /**
+             * @description The `error.message` of a job that fails.
+             * @example The generator could not produce a course from this prompt.
+             */
+            failureMessage: string;
+        };
+        /** @description The settings to change; those omitted stay as they are. */
+        UpdateAiSettingsRequest: {
+            /** @description Shortest duration of a generation job, in seconds of virtual time. */
+            generationMinSeconds?: number;
+            /** @description Longest duration of a generation job, in seconds of virtual time. */
+            generationMaxSeconds?: number;
+            /** @description How many of the next generation jobs end `failed`. */
+            failNextJobs?: number;
+            /** @description The `error.message` of a job that fails. */
+            failureMessage?: string;
         };
         /** @description One request the mock answered. */
         JournalEntry: {
@@ -1585,6 +1649,62 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookReceiver"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getAiSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant's id; the seeded tenant is `demo`. */
+                tenantId: components["parameters"]["TenantId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AiSettings"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateAiSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant's id; the seeded tenant is `demo`. */
+                tenantId: components["parameters"]["TenantId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateAiSettingsRequest"];
+            };
+        };
+        responses: {
+            /** @description The settings after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AiSettings"];
                 };
             };
             400: components["responses"]["BadRequest"];

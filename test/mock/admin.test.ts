@@ -330,3 +330,43 @@ describe('webhook delivery (DESIGN.md, Webhooks; seed 001, Events)', () => {
     expect((await deliveries()).length).toBe(before);
   });
 });
+
+describe('AI settings (DESIGN.md: generation 10–30 s, configurable; failure injected through the admin API)', () => {
+  it('reads the defaults and changes them; min above max is refused', async () => {
+    expect((await h.admin('/tenants/demo/ai')).body).toMatchObject({
+      generationMinSeconds: 10,
+      generationMaxSeconds: 30,
+      failNextJobs: 0,
+    });
+    const changed = await h.admin('/tenants/demo/ai', {
+      method: 'PATCH',
+      json: { generationMinSeconds: 0, generationMaxSeconds: 0 },
+    });
+    expect(changed.body).toMatchObject({ generationMinSeconds: 0, generationMaxSeconds: 0 });
+    const bad = await h.admin('/tenants/demo/ai', { method: 'PATCH', json: { generationMinSeconds: 5 } });
+    expect(bad).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR' } });
+  });
+
+  it('makes the next job fail with the given message', async () => {
+    await h.admin('/tenants/demo/ai', {
+      method: 'PATCH',
+      json: {
+        generationMinSeconds: 0,
+        generationMaxSeconds: 0,
+        failNextJobs: 1,
+        failureMessage: 'Injected.',
+      },
+    });
+    const { body } = await h.v2('/ai/courses/generate', {
+      method: 'POST',
+      json: { prompt: 'Create a course about knots' },
+    });
+    const job = await h.v2(`/ai/courses/generate/${body.jobId}`);
+    expect(job.body).toMatchObject({ status: 'failed', error: { message: 'Injected.' } });
+    const next = await h.v2('/ai/courses/generate', {
+      method: 'POST',
+      json: { prompt: 'Create a course about knots' },
+    });
+    expect((await h.v2(`/ai/courses/generate/${next.body.jobId}`)).body.status).toBe('completed');
+  });
+});

@@ -189,6 +189,10 @@ export function adminRouter(options: AdminOptions) {
       res.json({ deliveries });
     },
 
+    getAiSettings: (_req, res, input) => res.json(tenant(input).ai),
+    updateAiSettings: (_req, res, input) =>
+      res.json(run('updateAiSettings', { tenantId: tenantId(input), patch: input.body })),
+
     getRequestJournal: (_req, res, { query }) =>
       res.json({ requests: runtime.recentRequests(Number(query.limit)) }),
     listFaults: (_req, res) => res.json({ faults: runtime.faults.map(faultView) }),
