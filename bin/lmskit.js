@@ -15,6 +15,10 @@ const commands = {
   },
   generate: { script: 'scripts/generate.ts', help: 'regenerate types and bundled specs into generated/' },
   lint: { script: 'scripts/lint.ts', help: 'lint the contracts and the code' },
+  mcp: {
+    script: 'mcp-server/main.ts',
+    help: 'run the MCP tool server, stdio or --http (--help for options)',
+  },
   mock: {
     script: 'mock/main.ts',
     help: 'run the stateful mock of v1, v2 and the admin API (--help for options)',

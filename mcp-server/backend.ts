@@ -1,0 +1,83 @@
+// The tool server's client of an /api/v2 backend (the mock or a real deployment). Every request
+// carries the MCP key in `X-MCP-Key`. A 429 is retried with exponential backoff, at most 3 times,
+// honouring the delay the backend gives in `Retry-After` or in its message ("retry after Ns") —
+// seed 000, Errors: "The tool server retries 429 responses with exponential backoff, at most 3 times".
+
+export interface BackendAnswer {
+  status: number;
+  body: unknown;
+  /** How many times a 429 was retried before this answer. */
+  retries: number;
+}
+
+export interface BackendOptions {
+  baseUrl: string;
+  key: string;
+  /** First backoff delay; it doubles with each retry. */
+  backoffMs?: number;
+  /** A 429 that asks to wait longer than this is reported at once (a daily quota will not clear in seconds). */
+  maxRetryWaitMs?: number;
+  maxRetries?: number;
+  /** Wait function, replaceable in tests. */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export interface BackendRequest {
+  method: string;
+  path: string;
+  query?: Record<string, string | number>;
+  body?: unknown;
+  form?: FormData;
+}
+
+/** Seed 000: "A 429 carries the retry delay inside the error message text". */
+export function retryDelaySeconds(headers: Headers, body: unknown): number | null {
+  const header = Number(headers.get('retry-after'));
+  if (Number.isFinite(header) && header > 0) return header;
+  const message = (body as { error?: unknown })?.error;
+  const match = typeof message === 'string' ? /retry after (\d+)\s*s/i.exec(message) : null;
+  return match ? Number(match[1]) : null;
+}
+
+export class Backend {
+  readonly baseUrl: string;
+  private readonly key: string;
+  private readonly backoffMs: number;
+  private readonly maxRetryWaitMs: number;
+  private readonly maxRetries: number;
+  private readonly sleep: (ms: number) => Promise<void>;
+
+  constructor(options: BackendOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.key = options.key;
+    this.backoffMs = options.backoffMs ?? 500;
+    this.maxRetryWaitMs = options.maxRetryWaitMs ?? 30_000;
+    this.maxRetries = options.maxRetries ?? 3;
+    this.sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+  }
+
+  async request(req: BackendRequest): Promise<BackendAnswer> {
+    const url = new URL(`${this.baseUrl}/api/v2${req.path}`);
+    for (const [k, v] of Object.entries(req.query ?? {})) url.searchParams.set(k, String(v));
+    for (let retries = 0; ; retries++) {
+      const headers: Record<string, string> = { 'x-mcp-key': this.key, accept: 'application/json' };
+      let body: string | FormData | undefined;
+      if (req.form) body = req.form;
+      else if (req.body !== undefined) {
+        headers['content-type'] = 'application/json';
+        body = JSON.stringify(req.body);
+      }
+      const response = await fetch(url, { method: req.method, headers, body });
+      const text = await response.text();
+      let parsed: unknown = text;
+      try {
+        parsed = text ? JSON.parse(text) : undefined;
+      } catch {}
+      if (response.status !== 429 || retries >= this.maxRetries)
+        return { status: response.status, body: parsed, retries };
+      const asked = (retryDelaySeconds(response.headers, parsed) ?? 0) * 1000;
+      if (asked > this.maxRetryWaitMs) return { status: response.status, body: parsed, retries };
+      await this.sleep(Math.max(asked, this.backoffMs * 2 ** retries));
+    }
+  }
+}

@@ -1,0 +1,73 @@
+// `npx lmskit mcp`: the MCP tool server in front of an /api/v2 backend — stdio by default (the key
+// from --key or LMSKIT_MCP_KEY), or Streamable HTTP at /mcp with --http (each request brings its key).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { ROOT } from '../lib/paths.ts';
+import { Backend } from './backend.ts';
+import { createHttpApp } from './http.ts';
+import { ToolServer } from './server.ts';
+import { ToolRunner } from './tools.ts';
+
+const HELP = `usage: lmskit mcp [--http] [options]
+
+  --base-url URL      the platform whose /api/v2 the tools call (LMSKIT_BASE_URL, default http://127.0.0.1:4010)
+  --key KEY           MCP key for stdio (LMSKIT_MCP_KEY); over HTTP each request sends X-MCP-Key
+  --http              serve Streamable HTTP at /mcp instead of stdio
+  --port N            HTTP port (LMSKIT_MCP_PORT, default 4020)
+  --host H            HTTP address (default 127.0.0.1)
+  --allow-origin O    an Origin besides localhost's that may call the HTTP server (repeatable)
+`;
+
+const { values } = parseArgs({
+  options: {
+    'base-url': { type: 'string', default: process.env.LMSKIT_BASE_URL ?? 'http://127.0.0.1:4010' },
+    key: { type: 'string', default: process.env.LMSKIT_MCP_KEY },
+    http: { type: 'boolean', default: false },
+    port: { type: 'string', default: process.env.LMSKIT_MCP_PORT ?? '4020' },
+    host: { type: 'string', default: '127.0.0.1' },
+    'allow-origin': { type: 'string', multiple: true, default: [] },
+    help: { type: 'boolean', default: false },
+  },
+});
+if (values.help) {
+  console.log(HELP);
+  process.exit(0);
+}
+
+const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version as string;
+const runner = new ToolRunner();
+const baseUrl = values['base-url'];
+
+if (values.http) {
+  const app = createHttpApp({
+    baseUrl,
+    runner,
+    version,
+    host: values.host,
+    allowedOrigins: values['allow-origin'],
+  });
+  const server = app.listen(Number(values.port), values.host, () => {
+    console.log(
+      `lmskit MCP server (Streamable HTTP) on http://${values.host}:${values.port}/mcp, backend ${baseUrl}/api/v2`,
+    );
+  });
+  server.on('error', (error) => {
+    console.error(`cannot listen on ${values.host}:${values.port}: ${error.message}`);
+    process.exit(1);
+  });
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    process.on(signal, () => server.close(() => process.exit(0)));
+} else {
+  if (!values.key) {
+    console.error('lmskit mcp: no MCP key; pass --key or set LMSKIT_MCP_KEY');
+    process.exit(2);
+  }
+  const toolServer = new ToolServer({ backend: new Backend({ baseUrl, key: values.key }), runner, version });
+  const names = await toolServer.refresh(false);
+  // stdout belongs to the protocol: everything else goes to stderr.
+  if (toolServer.problem) console.error(`lmskit mcp: ${toolServer.problem}`);
+  else console.error(`lmskit mcp: ${names.length} tools for this key, backend ${baseUrl}/api/v2`);
+  await toolServer.server.connect(new StdioServerTransport());
+}

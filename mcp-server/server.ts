@@ -1,0 +1,104 @@
+// One MCP server for one key (issue #5 items 2–5). It offers exactly the tools the backend's
+// capabilities list for that key (never the two announced ones that do not exist), and refreshes that
+// list when asked for it or when a call suggests the key's rights changed, telling the client through
+// `notifications/tools/list_changed`.
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { Backend } from './backend.ts';
+import { explainFailure } from './errors.ts';
+import { type Args, listing, type ToolRunner } from './tools.ts';
+
+/** Announced in the seed's catalogue but with no backend: never offered (seed 000, item 5). */
+export const ABSENT_TOOLS = ['extend_deadline', 'send_reminder'];
+
+export interface ToolServerOptions {
+  backend: Backend;
+  runner: ToolRunner;
+  version: string;
+  /** How long a fetched tool list is trusted before tools/list asks the backend again. */
+  refreshMs?: number;
+  /** A list fetched earlier for the same key (HTTP: one server per request, the list cached per key). */
+  known?: { names: string[]; at: number };
+  onRefresh?: (names: string[]) => void;
+}
+
+/** The names the capabilities endpoint lists for the backend's key, or why it could not be read. */
+export async function fetchToolNames(
+  backend: Backend,
+  runner: ToolRunner,
+): Promise<{ names: string[]; problem?: string }> {
+  const answer = await backend.request({ method: 'GET', path: '/mcp/capabilities' });
+  if (answer.status !== 200) {
+    const anyTool = runner.tools.values().next().value;
+    return {
+      names: [],
+      problem: anyTool ? explainFailure(anyTool, answer) : `capabilities answered ${answer.status}`,
+    };
+  }
+  const listed = (answer.body as { tools?: unknown }).tools;
+  const names = Array.isArray(listed) ? listed.filter((n): n is string => typeof n === 'string') : [];
+  return { names: names.filter((n) => runner.tools.has(n) && !ABSENT_TOOLS.includes(n)) };
+}
+
+export class ToolServer {
+  readonly server: Server;
+  private names: string[] = [];
+  private fetchedAt = 0;
+  problem: string | undefined;
+
+  constructor(private readonly options: ToolServerOptions) {
+    if (options.known) {
+      this.names = options.known.names;
+      this.fetchedAt = options.known.at;
+    }
+    this.server = new Server(
+      { name: 'lmskit', title: 'Learning platform tools (lmskit)', version: options.version },
+      {
+        capabilities: { tools: { listChanged: true } },
+        instructions:
+          'Tools act on one learning-platform workspace as the owner of the MCP key. AI course generation: upload_source_material per file, then create_course_from_files (or create_course_from_prompt), then poll get_course_generation_status every 3-5 seconds until completed.',
+      },
+    );
+    this.server.setRequestHandler(ListToolsRequestSchema, async () => {
+      if (Date.now() - this.fetchedAt > (this.options.refreshMs ?? 1000)) await this.refresh(false);
+      return { tools: this.names.map((n) => listing(this.options.runner.tools.get(n) as never)) };
+    });
+    this.server.setRequestHandler(CallToolRequestSchema, async (request) => {
+      const { name, arguments: args } = request.params;
+      const tool = this.names.includes(name) ? options.runner.tools.get(name) : undefined;
+      if (!tool) {
+        // MCP spec: an unknown tool is a protocol error, not a tool result.
+        throw new McpError(
+          ErrorCode.InvalidParams,
+          `Unknown tool: ${name}. Call tools/list for the tools this key may use.`,
+        );
+      }
+      const result = await options.runner.call(tool, (args ?? {}) as Args, options.backend);
+      // A refusal for licence, scope or key reasons means the offered list may be stale.
+      const text = result.content[0]?.type === 'text' ? result.content[0].text : '';
+      if (result.isError && /key|licen|workspace|scope|enabled/i.test(text)) await this.refresh(true);
+      return result;
+    });
+  }
+
+  /** Reads the tool list again; tells the client when it changed. */
+  async refresh(notify = true): Promise<string[]> {
+    const { names, problem } = await fetchToolNames(this.options.backend, this.options.runner);
+    const changed = names.join() !== this.names.join();
+    this.names = names;
+    this.problem = problem;
+    this.fetchedAt = Date.now();
+    this.options.onRefresh?.(names);
+    if (changed && notify) await this.server.sendToolListChanged().catch(() => {});
+    return names;
+  }
+
+  get toolNames(): string[] {
+    return this.names;
+  }
+}

@@ -1,0 +1,182 @@
+// The 25 tools as the server runs them: each definition of mcp-schema/ is served verbatim, its
+// arguments are validated against its inputSchema (defaults applied, bounds enforced) before any
+// backend call, and its `x-backend` calls are made in order (seed 000, "Backend call" columns).
+import { readFile, stat } from 'node:fs/promises';
+import { basename, isAbsolute } from 'node:path';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import { ALLOWED_TYPES, detectType, MAX_UPLOAD_BYTES } from '../lib/file-types.ts';
+import { type BackendCall, createToolAjv, loadTools, type ToolDefinition } from '../lib/tool-schemas.ts';
+import type { Backend, BackendAnswer, BackendRequest } from './backend.ts';
+import { explainFailure } from './errors.ts';
+
+export type Args = Record<string, unknown>;
+
+export type ToolResult = CallToolResult;
+
+/** What tools/list shows of a tool: the definition's MCP fields, verbatim. */
+export const listing = (t: ToolDefinition) => ({
+  name: t.name,
+  title: t.title,
+  description: t.description,
+  inputSchema: t.inputSchema,
+  outputSchema: t.outputSchema,
+  annotations: t.annotations,
+});
+
+const failure = (text: string): ToolResult => ({ content: [{ type: 'text', text }], isError: true });
+
+/** `/0/limit: must be <= 50` → "limit must be at most 50". */
+function describe(errors: ErrorObject[]): string[] {
+  const lines = errors.flatMap((e) => {
+    const field = e.instancePath.replace(/^\//, '').replaceAll('/', '.');
+    switch (e.keyword) {
+      case 'required':
+        return [`${String(e.params.missingProperty)} is required`];
+      case 'additionalProperties':
+        return [`${String(e.params.additionalProperty)} is not a parameter of this tool`];
+      case 'maximum':
+        return [`${field} must be at most ${String(e.params.limit)}`];
+      case 'minimum':
+        return [`${field} must be at least ${String(e.params.limit)}`];
+      case 'oneOf':
+      case 'anyOf':
+      case 'not':
+      case 'if':
+        return [];
+      default:
+        return [`${field || 'arguments'} ${e.message ?? 'is invalid'}`];
+    }
+  });
+  return [...new Set(lines)];
+}
+
+/** Exactly-one and at-least-one rules read better as one sentence than as ajv's branch errors. */
+function describeChoice(tool: ToolDefinition, errors: ErrorObject[]): string | null {
+  const schema = tool.inputSchema as { oneOf?: { required?: string[] }[]; anyOf?: { required?: string[] }[] };
+  const names = (list?: { required?: string[] }[]) =>
+    (list ?? []).flatMap((s) => s.required ?? []).join(' or ');
+  if (errors.some((e) => e.keyword === 'oneOf' && e.instancePath === ''))
+    return `give exactly one of ${names(schema.oneOf)}`;
+  if (errors.some((e) => e.keyword === 'anyOf' && e.instancePath === ''))
+    return `give at least one of ${names(schema.anyOf)}`;
+  return null;
+}
+
+function setPath(target: Record<string, unknown>, dotted: string, value: unknown): void {
+  const parts = dotted.split('.');
+  let at = target;
+  for (const part of parts.slice(0, -1)) {
+    at[part] ??= {};
+    at = at[part] as Record<string, unknown>;
+  }
+  at[parts.at(-1) as string] = value;
+}
+
+/** Seed 000 / issue #5 item 6: an absolute path to an existing file of an allowed type, at most 20 MB. */
+async function readUpload(path: string): Promise<{ data: Buffer; name: string; type: string } | string> {
+  if (!isAbsolute(path)) return `filePath must be an absolute path; got "${path}".`;
+  const info = await stat(path).catch(() => null);
+  if (!info?.isFile()) return `No file at ${path}.`;
+  if (info.size > MAX_UPLOAD_BYTES)
+    return `${path} is ${info.size} bytes; the limit is 20 MB (${MAX_UPLOAD_BYTES} bytes).`;
+  const data = await readFile(path);
+  const type = detectType(data);
+  if (!type) return `${path} is not a PDF, DOC, DOCX, PNG, JPG, GIF or WebP file (judged by its content).`;
+  return { data, name: basename(path), type };
+}
+
+/** Builds one backend request of a call from the tool's arguments (and the previous call's answer). */
+async function buildRequest(
+  call: BackendCall,
+  args: Args,
+  item: unknown,
+  previous: unknown,
+): Promise<BackendRequest | string> {
+  let path = call.path;
+  const query: Record<string, string | number> = {};
+  let body: Record<string, unknown> | undefined;
+  let form: FormData | undefined;
+  for (const [param, arg] of Object.entries(call.args)) {
+    const value = param === call.each ? item : args[param];
+    if (value === undefined) continue;
+    const wire = arg.wrap === 'array' ? [value] : value;
+    if (arg.in === 'path') path = path.replace(`{${arg.name}}`, encodeURIComponent(String(wire)));
+    else if (arg.in === 'query') query[arg.name] = wire as string | number;
+    else if (arg.in === 'body') setPath((body ??= {}), arg.name, wire);
+    else {
+      form ??= new FormData();
+      if ((arg as { as?: string }).as === 'file') {
+        const file = await readUpload(String(value));
+        if (typeof file === 'string') return file;
+        form.append(arg.name, new Blob([new Uint8Array(file.data)], { type: file.type }), file.name);
+      } else form.append(arg.name, String(wire));
+    }
+  }
+  for (const [wire, field] of Object.entries(call.fromPrevious ?? {})) {
+    setPath((body ??= {}), wire, (previous as Record<string, unknown>)?.[field]);
+  }
+  return { method: call.method, path, query, ...(body ? { body } : {}), ...(form ? { form } : {}) };
+}
+
+const ok = (answer: BackendAnswer) => answer.status >= 200 && answer.status < 300;
+
+export class ToolRunner {
+  readonly tools: Map<string, ToolDefinition>;
+  private readonly inputs = new Map<string, ValidateFunction>();
+  private readonly outputs = new Map<string, ValidateFunction>();
+
+  constructor(definitions: ToolDefinition[] = loadTools()) {
+    this.tools = new Map(definitions.map((t) => [t.name, t]));
+    const withDefaults = createToolAjv({ useDefaults: true });
+    const strict = createToolAjv();
+    for (const t of definitions) {
+      this.inputs.set(t.name, withDefaults.compile(t.inputSchema));
+      this.outputs.set(t.name, strict.compile(t.outputSchema));
+    }
+  }
+
+  /** Checks the arguments (applying defaults); answers the readable problems, or none. */
+  check(tool: ToolDefinition, args: Args): string[] {
+    const validate = this.inputs.get(tool.name) as ValidateFunction;
+    if (validate(args)) return [];
+    const errors = validate.errors ?? [];
+    const choice = describeChoice(tool, errors);
+    return [...(choice ? [choice] : []), ...describe(errors)];
+  }
+
+  async call(tool: ToolDefinition, rawArgs: Args, backend: Backend): Promise<ToolResult> {
+    const args = structuredClone(rawArgs ?? {});
+    const problems = this.check(tool, args);
+    if (problems.length) return failure(`Invalid arguments for ${tool.name}: ${problems.join('; ')}.`);
+
+    const results: unknown[] = [];
+    let previous: unknown;
+    for (const call of tool['x-backend']) {
+      if (call.when && args[call.when] === undefined) continue;
+      const items = call.each ? (args[call.each] as unknown[]) : [undefined];
+      for (const item of items) {
+        const request = await buildRequest(call, args, item, previous);
+        if (typeof request === 'string') return failure(request);
+        const answer = await backend.request(request);
+        if (!ok(answer)) return failure(explainFailure(tool, answer));
+        previous = answer.body;
+        if (call.each) results.push(answer.body);
+      }
+    }
+    // bulk_assign, the one tool with a call per item, answers the group and one result per course
+    // (its outputSchema); every other tool answers its last call's body.
+    const perItem = tool['x-backend'].some((c) => c.each);
+    const structured = (perItem ? { groupId: args.groupId, results } : previous) as Record<string, unknown>;
+
+    const validate = this.outputs.get(tool.name) as ValidateFunction;
+    if (!validate(structured)) {
+      return failure(
+        `The platform's answer to ${tool.name} does not match the tool's output schema (${describe(validate.errors ?? []).join('; ')}); the backend departs from the contract.`,
+      );
+    }
+    return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
+  }
+}
+
+export { ALLOWED_TYPES };
