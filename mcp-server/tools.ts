@@ -95,7 +95,7 @@ async function buildRequest(
 ): Promise<BackendRequest | string> {
   let path = call.path;
   const query: Record<string, string | number> = {};
-  let body: Record<string, unknown> | undefined;
+  const body: Record<string, unknown> = {};
   let form: FormData | undefined;
   for (const [param, arg] of Object.entries(call.args)) {
     const value = param === call.each ? item : args[param];
@@ -103,7 +103,7 @@ async function buildRequest(
     const wire = arg.wrap === 'array' ? [value] : value;
     if (arg.in === 'path') path = path.replace(`{${arg.name}}`, encodeURIComponent(String(wire)));
     else if (arg.in === 'query') query[arg.name] = wire as string | number;
-    else if (arg.in === 'body') setPath((body ??= {}), arg.name, wire);
+    else if (arg.in === 'body') setPath(body, arg.name, wire);
     else {
       form ??= new FormData();
       if ((arg as { as?: string }).as === 'file') {
@@ -114,9 +114,11 @@ async function buildRequest(
     }
   }
   for (const [wire, field] of Object.entries(call.fromPrevious ?? {})) {
-    setPath((body ??= {}), wire, (previous as Record<string, unknown>)?.[field]);
+    setPath(body, wire, (previous as Record<string, unknown>)?.[field]);
   }
-  return { method: call.method, path, query, ...(body ? { body } : {}), ...(form ? { form } : {}) };
+  const hasBody =
+    Object.keys(body).length > 0 || (call.method !== 'GET' && call.method !== 'DELETE' && !form);
+  return { method: call.method, path, query, ...(hasBody ? { body } : {}), ...(form ? { form } : {}) };
 }
 
 const ok = (answer: BackendAnswer) => answer.status >= 200 && answer.status < 300;

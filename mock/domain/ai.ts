@@ -265,7 +265,7 @@ export function regenerateQuestion(
   at: number,
 ) {
   const found = elementById(t, questionId);
-  if (!found || found.element.type !== 'question') throw notFound(`question ${questionId}`);
+  if (found?.element.type !== 'question') throw notFound(`question ${questionId}`);
   const { course, element } = found as { course: Course; element: QuestionElement };
   requireCourseEdit(actor, course);
   if (element.questionType !== 'single') {
@@ -307,7 +307,7 @@ export function regenerateLesson(
   at: number,
 ) {
   const found = elementById(t, lessonId);
-  if (!found || found.element.type !== 'lesson') throw notFound(`lesson ${lessonId}`);
+  if (found?.element.type !== 'lesson') throw notFound(`lesson ${lessonId}`);
   const { course, element } = found as { course: Course; element: LessonElement };
   requireCourseEdit(actor, course);
   const brief = lessonBrief(course.name, element.title, element.content, feedback);
