@@ -8,6 +8,10 @@ import { register } from 'tsx/esm/api';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const commands = {
+  conformance: {
+    script: 'conformance/main.ts',
+    help: 'check a deployment against the contracts (--help for options)',
+  },
   docs: { script: 'scripts/build-docs.ts', help: 'build the static docs site into docs/site/' },
   'docs-serve': {
     script: 'scripts/serve-docs.ts',

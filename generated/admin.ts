@@ -144,7 +144,7 @@ export interface paths {
         post?: never;
         /**
          * Revoke an MCP key
-         * @description The settings-UI "revoke" of seed 000. The next request with the key gets 401 `UNAUTHORIZED`. Revoking a revoked key changes nothing and answers the record again.
+         * @description The settings-UI "revoke" of seed 000. The next request with the key gets 401 `UNAUTHORIZED`. Revoking a revoked key changes nothing and answers the record again. Without an MCP licence the answer is 402 `LICENSE_RESTRICTED`, as for generating (seed 000, Authentication 7).
          */
         delete: operations["revokeMcpKey"];
         options?: never;
@@ -1402,6 +1402,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            402: components["responses"]["LicenseRestricted"];
             404: components["responses"]["NotFound"];
         };
     };

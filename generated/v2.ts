@@ -1966,7 +1966,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The request is well-formed but the object's state forbids it. Assumed choice: status 422 with `USER_IS_EXPERT` (banUser; the user is expert on courses) or `QUESTION_NOT_SINGLE_CHOICE` (regenerateQuestion). */
+        /** @description The request is well-formed but the object's state forbids it. Assumed choice: status 422 with `USER_IS_EXPERT` (banUser; the user is expert on courses), `USER_BANNED` (assignUserToCourse; a banned user cannot be assigned) or `QUESTION_NOT_SINGLE_CHOICE` (regenerateQuestion). */
         Unprocessable: {
             headers: {
                 [name: string]: unknown;
@@ -2561,6 +2561,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyRequests"];
         };
     };

@@ -21,7 +21,8 @@ export class SpecSchemas {
   ) {
     // OpenAPI schemas carry keywords JSON Schema does not know (example, discriminator, x-...),
     // so the strict mode that the tool schemas get would refuse them.
-    this.ajv = new Ajv2020({ strict: false, allErrors: true, ...options });
+    // strictNumbers stays on: NaN and ±Infinity (a huge number in a query or body) are not numbers.
+    this.ajv = new Ajv2020({ strict: false, strictNumbers: true, allErrors: true, ...options });
     addFormats(this.ajv);
     this.ajv.addFormat('binary', true);
     this.ajv.addSchema(spec, DOC_ID);

@@ -195,8 +195,19 @@ export const COMMANDS = {
     return key;
   },
 
+  /** Seed 000, Authentication 7: generation and revocation answer 402 without an MCP licence. */
   revokeMcpKey: (p: Platform, a: { tenantId: string; keyId: string }) => {
-    const key = p.tenant(a.tenantId).mcpKeys.get(a.keyId);
+    const t = p.tenant(a.tenantId);
+    if (!t.mcpLicensed) {
+      throw new DomainError(
+        'forbidden',
+        'MCP is not licensed for this workspace',
+        {},
+        undefined,
+        'LICENSE_RESTRICTED',
+      );
+    }
+    const key = t.mcpKeys.get(a.keyId);
     if (!key) throw notFound(`key ${a.keyId}`);
     key.revokedAt ??= p.now();
     return key;

@@ -25,7 +25,10 @@ function readMultipart(req: Request): Promise<{
   return new Promise((resolve) => {
     let parser: busboy.Busboy;
     try {
-      parser = busboy({ headers: req.headers, limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 5 } });
+      parser = busboy({
+        headers: req.headers,
+        limits: { fileSize: MAX_UPLOAD_BYTES + 1, files: 1, fields: 5 },
+      });
     } catch (error) {
       resolve({ fields: {}, error: (error as Error).message });
       return;
@@ -59,7 +62,8 @@ export async function receiveUpload(req: Request): Promise<ReceivedUpload | Fail
   const { file, fields, error } = await readMultipart(req);
   if (error) return bad(400, 'VALIDATION_ERROR', `Malformed multipart body: ${error}`);
   if (!file) return bad(400, 'VALIDATION_ERROR', 'The multipart body has no part named "file".');
-  if (file.truncated)
+  // busboy stops one byte past its limit, so a file of exactly 20 MB passes (seed 000: "20 MB maximum").
+  if (file.truncated || file.data.length > MAX_UPLOAD_BYTES)
     return bad(413, 'FILE_TOO_LARGE', `The file is larger than 20 MB (${MAX_UPLOAD_BYTES} bytes).`);
   if (file.data.length === 0) return bad(400, 'VALIDATION_ERROR', 'The file is empty.');
   if (fields.sessionId !== undefined && !SESSION_ID.test(fields.sessionId)) {

@@ -1,0 +1,95 @@
+// `npx lmskit conformance`: run the suite against a deployment (issue #6 item 1). Options come from
+// flags, then a JSON config file (--config), then LMSKIT_* environment variables.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { ALL_CHECKS } from './checks/index.ts';
+import type { ConformanceConfig } from './context.ts';
+import { toHtml } from './reporters/html.ts';
+import { toJson } from './reporters/json.ts';
+import { toJunit } from './reporters/junit.ts';
+import { progressLine, summary } from './reporters/terminal.ts';
+import { exitCode, runChecks } from './runner.ts';
+
+const HELP = `usage: lmskit conformance --base-url URL [options]
+
+  --base-url URL        the deployment (its /openapi/v1 and /api/v2)        LMSKIT_BASE_URL
+  --api-key KEY         site API key for /openapi/v1                         LMSKIT_API_KEY
+  --mcp-key KEY         an MCP key; repeat for keys of several kinds         LMSKIT_MCP_KEYS (comma-separated)
+  --mcp-url URL         the MCP tool server (Streamable HTTP) to check too   LMSKIT_MCP_URL
+  --allow-writes        run the checks that create fixtures (named after the run, neutralised afterwards)
+  --only PATTERN        run the checks whose id contains PATTERN, or matches a glob with *; comma-separated
+  --rate N              at most N requests per second                        LMSKIT_RATE
+  --expert-user ID      v1 API id of a user who is expert on a course (for the 422 ban check)
+  --report SPEC         junit=FILE,json=FILE,html=FILE
+  --config FILE         JSON file with any of: baseUrl, apiKey, mcpKeys, mcpUrl, allowWrites, only, rate, expertUserId, report
+  --list                list the checks and exit
+`;
+
+const { values } = parseArgs({
+  options: {
+    'base-url': { type: 'string' },
+    'api-key': { type: 'string' },
+    'mcp-key': { type: 'string', multiple: true },
+    'mcp-url': { type: 'string' },
+    'allow-writes': { type: 'boolean' },
+    only: { type: 'string' },
+    rate: { type: 'string' },
+    'expert-user': { type: 'string' },
+    report: { type: 'string' },
+    config: { type: 'string' },
+    list: { type: 'boolean' },
+    help: { type: 'boolean' },
+  },
+});
+if (values.help) {
+  console.log(HELP);
+  process.exit(0);
+}
+if (values.list) {
+  for (const c of ALL_CHECKS) console.log(`${c.level.padEnd(6)} ${c.id.padEnd(48)} ${c.source}`);
+  process.exit(0);
+}
+
+type FileConfig = Partial<ConformanceConfig> & { report?: string };
+const file: FileConfig = values.config ? JSON.parse(readFileSync(values.config, 'utf8')) : {};
+const env = process.env;
+const config: ConformanceConfig = {
+  baseUrl: values['base-url'] ?? file.baseUrl ?? env.LMSKIT_BASE_URL ?? '',
+  apiKey: values['api-key'] ?? file.apiKey ?? env.LMSKIT_API_KEY,
+  mcpKeys:
+    values['mcp-key'] ??
+    file.mcpKeys ??
+    (env.LMSKIT_MCP_KEYS ? env.LMSKIT_MCP_KEYS.split(',').filter(Boolean) : []),
+  mcpUrl: values['mcp-url'] ?? file.mcpUrl ?? env.LMSKIT_MCP_URL,
+  allowWrites: values['allow-writes'] ?? file.allowWrites ?? false,
+  only: values.only ?? file.only,
+  rate: Number(values.rate ?? file.rate ?? env.LMSKIT_RATE ?? 0),
+  expertUserId: values['expert-user'] ?? file.expertUserId,
+};
+if (!config.baseUrl) {
+  console.error(`lmskit conformance: --base-url is required\n\n${HELP}`);
+  process.exit(2);
+}
+
+const reports = Object.fromEntries(
+  (values.report ?? file.report ?? '')
+    .split(',')
+    .filter(Boolean)
+    .map((part) => part.split('=') as [string, string]),
+);
+for (const kind of Object.keys(reports)) {
+  if (!['junit', 'json', 'html'].includes(kind)) {
+    console.error(`lmskit conformance: unknown report kind ${kind} (junit, json, html)`);
+    process.exit(2);
+  }
+}
+
+console.log(`lmskit conformance against ${config.baseUrl}${config.mcpUrl ? ` and ${config.mcpUrl}` : ''}`);
+const report = await runChecks(ALL_CHECKS, config, (r, i, n) => console.log(progressLine(r, i, n)));
+console.log(`\n${summary(report)}`);
+const writers = { junit: toJunit, json: toJson, html: toHtml } as const;
+for (const [kind, path] of Object.entries(reports)) {
+  writeFileSync(path, writers[kind as keyof typeof writers](report));
+  console.log(`${kind} report: ${path}${existsSync(path) ? '' : ' (not written)'}`);
+}
+process.exit(exitCode(report));

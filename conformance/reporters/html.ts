@@ -1,0 +1,90 @@
+// A self-contained HTML report a person can read: the verdict first, then the failures with their
+// evidence, then every check by area. No script, no external asset.
+import type { RunReport } from '../runner.ts';
+import type { Result } from '../types.ts';
+
+const esc = (s: unknown) =>
+  String(s).replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+  );
+
+const STYLE = `
+body { font: 15px/1.5 system-ui, sans-serif; margin: 0 auto; max-width: 72rem; padding: 1rem 1.5rem 3rem; color: #1d2230; }
+h1 { margin-bottom: .2rem; } .meta { color: #555; margin-top: 0; }
+.verdict { padding: .8rem 1rem; border-radius: 6px; font-size: 1.1rem; margin: 1rem 0; }
+.verdict.ok { background: #e6f4ea; } .verdict.bad { background: #fde8e8; }
+table { border-collapse: collapse; width: 100%; margin: .5rem 0 1.5rem; }
+th, td { border: 1px solid #d6dae3; padding: .3rem .5rem; text-align: left; vertical-align: top; }
+th { background: #f2f4f8; }
+.pass { color: #17692f; } .fail { color: #b3261e; font-weight: 600; } .skip { color: #777; }
+.level { font-size: 85%; padding: 0 .35rem; border-radius: 3px; background: #e3e8f4; }
+.level.MUST { background: #f8d9d6; }
+details { border: 1px solid #d6dae3; border-radius: 6px; margin: .5rem 0; padding: .4rem .7rem; }
+summary { cursor: pointer; }
+pre { background: #f2f4f8; padding: .5rem; overflow: auto; white-space: pre-wrap; word-break: break-all; }
+`;
+
+function evidence(r: Result): string {
+  const e = r.evidence ?? {};
+  return [
+    `<p>${esc(r.reason ?? '')}</p>`,
+    `<p><b>Requirement:</b> ${esc(r.title)} — <i>${esc(r.source)}</i></p>`,
+    e.expected ? `<p><b>Expected:</b> ${esc(e.expected)}</p>` : '',
+    e.received ? `<p><b>Received:</b></p><pre>${esc(e.received)}</pre>` : '',
+    e.schemaErrors?.length ? `<p><b>Schema errors:</b></p><pre>${esc(e.schemaErrors.join('\n'))}</pre>` : '',
+    e.curl ? `<p><b>Reproduce:</b></p><pre>${esc(e.curl)}</pre>` : '',
+  ].join('\n');
+}
+
+export function toHtml(report: RunReport): string {
+  const { results } = report;
+  const failed = results.filter((r) => r.status === 'fail');
+  const mustFailed = failed.filter((r) => r.level === 'MUST');
+  const count = (s: Result['status']) => results.filter((r) => r.status === s).length;
+  const areas = [...new Set(results.map((r) => r.area))].sort();
+  const areaRows = areas
+    .map((area) => {
+      const of = results.filter((r) => r.area === area);
+      const n = (s: Result['status']) => of.filter((r) => r.status === s).length;
+      return `<tr><td><a href="#${esc(area)}">${esc(area)}</a></td><td class="pass">${n('pass')}</td><td class="${n('fail') ? 'fail' : ''}">${n('fail')}</td><td class="skip">${n('skip')}</td></tr>`;
+    })
+    .join('\n');
+  const failures = failed.length
+    ? failed
+        .map(
+          (r) =>
+            `<details open><summary><span class="level ${r.level}">${r.level}</span> <b class="fail">${esc(r.id)}</b></summary>${evidence(r)}</details>`,
+        )
+        .join('\n')
+    : '<p>None.</p>';
+  const byArea = areas
+    .map((area) => {
+      const rows = results
+        .filter((r) => r.area === area)
+        .map(
+          (r) =>
+            `<tr><td class="${r.status}">${r.status}</td><td><span class="level ${r.level}">${r.level}</span></td><td><code>${esc(r.id)}</code><br>${esc(r.title)}</td><td>${esc(r.source)}</td><td>${esc(r.reason ?? '')}</td></tr>`,
+        )
+        .join('\n');
+      return `<h3 id="${esc(area)}">${esc(area)}</h3><table><tr><th>Verdict</th><th>Level</th><th>Check</th><th>Source</th><th>Why</th></tr>${rows}</table>`;
+    })
+    .join('\n');
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>lmskit conformance report</title><style>${STYLE}</style></head>
+<body>
+<h1>lmskit conformance report</h1>
+<p class="meta">${esc(report.baseUrl)}${report.mcpUrl ? ` · MCP ${esc(report.mcpUrl)}` : ''} · ${esc(report.startedAt)} · ${(report.durationMs / 1000).toFixed(1)} s · ${report.requests} requests · writes ${report.allowWrites ? 'allowed' : 'not allowed'}</p>
+<div class="verdict ${mustFailed.length ? 'bad' : 'ok'}">${mustFailed.length ? `${mustFailed.length} MUST requirement(s) failed` : 'Every MUST requirement that ran passed'} — ${count('pass')} passed, ${count('fail')} failed, ${count('skip')} skipped.</div>
+<p><b>MUST</b> checks what the seeds document; <b>SHOULD</b> what the kit assumed where they say "not shown". A skipped check says what it needed.</p>
+<h2>By area</h2>
+<table><tr><th>Area</th><th>Passed</th><th>Failed</th><th>Skipped</th></tr>${areaRows}</table>
+<h2>Failures</h2>
+${failures}
+${report.notes.length ? `<h2>Notes</h2><ul>${report.notes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>` : ''}
+<h2>Every check</h2>
+${byArea}
+</body></html>
+`;
+}

@@ -1,0 +1,46 @@
+// JUnit XML for CI: one test suite per area, one test case per check; a failed MUST is a
+// <failure>, a failed SHOULD too (its level is in the name and the properties), a skip is <skipped>.
+import type { RunReport } from '../runner.ts';
+import type { Result } from '../types.ts';
+
+const xml = (s: string) =>
+  s
+    .replace(
+      /[&<>"']/g,
+      (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c] ?? c,
+    )
+    .replace(/[^\t\n\r\u0020-\uffff]/g, '');
+
+function testcase(r: Result): string {
+  const head = `    <testcase classname="${xml(r.area)}" name="${xml(`[${r.level}] ${r.id}: ${r.title}`)}" time="${(r.durationMs / 1000).toFixed(3)}">`;
+  const details = [
+    r.reason,
+    r.evidence?.expected && `expected: ${r.evidence.expected}`,
+    r.evidence?.received && `received: ${r.evidence.received}`,
+    ...(r.evidence?.schemaErrors ?? []).map((e) => `schema: ${e}`),
+    r.evidence?.curl && `reproduce: ${r.evidence.curl}`,
+    `source: ${r.source}`,
+  ]
+    .filter(Boolean)
+    .join('\n');
+  const body =
+    r.status === 'fail'
+      ? `\n      <failure message="${xml(r.reason ?? 'failed')}" type="${r.level}">${xml(details)}</failure>\n    `
+      : r.status === 'skip'
+        ? `\n      <skipped message="${xml(r.reason ?? 'skipped')}"/>\n    `
+        : '';
+  return `${head}${body}</testcase>`;
+}
+
+export function toJunit(report: RunReport): string {
+  const areas = new Map<string, Result[]>();
+  for (const r of report.results) areas.set(r.area, [...(areas.get(r.area) ?? []), r]);
+  const suites = [...areas].map(([area, results]) => {
+    const failures = results.filter((r) => r.status === 'fail').length;
+    const skipped = results.filter((r) => r.status === 'skip').length;
+    const time = results.reduce((s, r) => s + r.durationMs, 0) / 1000;
+    return `  <testsuite name="${xml(area)}" tests="${results.length}" failures="${failures}" skipped="${skipped}" time="${time.toFixed(3)}">\n${results.map(testcase).join('\n')}\n  </testsuite>`;
+  });
+  const failures = report.results.filter((r) => r.status === 'fail').length;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="lmskit conformance" tests="${report.results.length}" failures="${failures}" time="${(report.durationMs / 1000).toFixed(3)}">\n${suites.join('\n')}\n</testsuites>\n`;
+}
