@@ -14,6 +14,8 @@ export interface ConformanceConfig {
   allowWrites: boolean;
   /** Substring or glob (`*`) of check ids to run. */
   only?: string;
+  /** Substring or glob of check ids not to run. */
+  skip?: string;
   rate?: number;
   /** v1 API id of a user who is expert on some course (the 422 ban rule); the mock's demo has `otto`. */
   expertUserId?: string;

@@ -18,10 +18,11 @@ const HELP = `usage: lmskit conformance --base-url URL [options]
   --mcp-url URL         the MCP tool server (Streamable HTTP) to check too   LMSKIT_MCP_URL
   --allow-writes        run the checks that create fixtures (named after the run, neutralised afterwards)
   --only PATTERN        run the checks whose id contains PATTERN, or matches a glob with *; comma-separated
+  --skip PATTERN        leave out the checks that match PATTERN (same syntax)
   --rate N              at most N requests per second                        LMSKIT_RATE
   --expert-user ID      v1 API id of a user who is expert on a course (for the 422 ban check)
   --report SPEC         junit=FILE,json=FILE,html=FILE
-  --config FILE         JSON file with any of: baseUrl, apiKey, mcpKeys, mcpUrl, allowWrites, only, rate, expertUserId, report
+  --config FILE         JSON file with any of: baseUrl, apiKey, mcpKeys, mcpUrl, allowWrites, only, skip, rate, expertUserId, report
   --list                list the checks and exit
 `;
 
@@ -33,6 +34,7 @@ const { values } = parseArgs({
     'mcp-url': { type: 'string' },
     'allow-writes': { type: 'boolean' },
     only: { type: 'string' },
+    skip: { type: 'string' },
     rate: { type: 'string' },
     'expert-user': { type: 'string' },
     report: { type: 'string' },
@@ -63,6 +65,7 @@ const config: ConformanceConfig = {
   mcpUrl: values['mcp-url'] ?? file.mcpUrl ?? env.LMSKIT_MCP_URL,
   allowWrites: values['allow-writes'] ?? file.allowWrites ?? false,
   only: values.only ?? file.only,
+  skip: values.skip ?? file.skip,
   rate: Number(values.rate ?? file.rate ?? env.LMSKIT_RATE ?? 0),
   expertUserId: values['expert-user'] ?? file.expertUserId,
 };

@@ -52,7 +52,9 @@ export async function runChecks(
   const started = Date.now();
   const ctx = new Context(config);
   const notes = await ctx.discoverKeys();
-  const selected = checks.filter((c) => matches(c.id, config.only));
+  const selected = checks.filter(
+    (c) => matches(c.id, config.only) && !(config.skip && matches(c.id, config.skip)),
+  );
   const results: Result[] = [];
   for (const [i, check] of selected.entries()) {
     const t0 = Date.now();

@@ -78,6 +78,7 @@ const { app } = createApp({
 });
 const site = join(ROOT, 'docs', 'site');
 const root = express();
+root.disable('x-powered-by');
 root.use('/docs', express.static(site));
 root.use(app);
 const dispatcher = new WebhookDispatcher(platform);

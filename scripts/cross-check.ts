@@ -1,0 +1,167 @@
+// `npm run cross-check` (CI, issue #6 item 6): the mock checked by tools no one here wrote.
+// 1. The conformance suite's traffic goes through `prism proxy --errors` (one Prism per API, in front
+//    of the real mock process), so Prism validates every answer against the same contract and turns
+//    any departure into an error the suite then reports. Requests are not validated by Prism (the
+//    suite sends invalid ones on purpose), and the auth checks are left out: Prism answers a
+//    request without credentials itself.
+// 2. The main v1 flows, written as Arazzo workflows, run with `redocly respect` against the mock.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { ALL_CHECKS } from '../conformance/checks/index.ts';
+import { summary } from '../conformance/reporters/terminal.ts';
+import { runChecks } from '../conformance/runner.ts';
+import { bundlePath, ROOT } from '../lib/paths.ts';
+import { DEMO_SITE_API_KEY, demoMcpKey } from '../mock/seed/demo.ts';
+
+const children: ChildProcess[] = [];
+const stop = () => {
+  for (const c of children) c.kill('SIGTERM');
+};
+process.on('exit', stop);
+
+async function freePort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const { port } = s.address() as AddressInfo;
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+function start(name: string, command: string, args: string[], ready: RegExp): Promise<void> {
+  const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${name} not ready after 60 s:\n${output}`)), 60_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk;
+      if (ready.test(output)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`${name} exited with ${code}:\n${output}`)));
+  });
+}
+
+const bin = (name: string) => join(ROOT, 'node_modules', '.bin', name);
+const [mockPort, prismV1, prismV2, front] = await Promise.all([
+  freePort(),
+  freePort(),
+  freePort(),
+  freePort(),
+]);
+const mock = `http://127.0.0.1:${mockPort}`;
+
+await start(
+  'mock',
+  process.execPath,
+  [
+    join(ROOT, 'bin', 'lmskit.js'),
+    'mock',
+    '--port',
+    String(mockPort),
+    '--admin-token',
+    'cross',
+    '--rate-limit',
+    '0',
+  ],
+  /ready/,
+);
+await fetch(`${mock}/__admin/tenants/demo/ai`, {
+  method: 'PATCH',
+  headers: { authorization: 'Bearer cross', 'content-type': 'application/json' },
+  body: JSON.stringify({ generationMinSeconds: 0, generationMaxSeconds: 0 }),
+});
+const prismArgs = (api: 'v1' | 'v2', port: number, upstream: string) => [
+  'proxy',
+  bundlePath(api),
+  upstream,
+  '--errors',
+  '--validate-request=false',
+  '-p',
+  String(port),
+  '-h',
+  '127.0.0.1',
+];
+await Promise.all([
+  start('prism v1', bin('prism'), prismArgs('v1', prismV1, `${mock}/openapi/v1`), /Prism is listening/),
+  start('prism v2', bin('prism'), prismArgs('v2', prismV2, `${mock}/api/v2`), /Prism is listening/),
+]);
+
+// One base URL for the suite: each API's prefix goes to its Prism, without the prefix (Prism matches
+// the spec's paths, which are relative to the server URL); the rest to the mock.
+const frontServer = createServer((req, res) => {
+  const url = req.url ?? '/';
+  const [port, path] = url.startsWith('/openapi/v1/')
+    ? [prismV1, url.slice('/openapi/v1'.length)]
+    : url.startsWith('/api/v2/')
+      ? [prismV2, url.slice('/api/v2'.length)]
+      : [mockPort, url];
+  const upstream = httpRequest(
+    {
+      host: '127.0.0.1',
+      port,
+      path,
+      method: req.method,
+      headers: { ...req.headers, host: `127.0.0.1:${port}` },
+    },
+    (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    },
+  );
+  upstream.on('error', (error) => res.writeHead(502).end(error.message));
+  req.pipe(upstream);
+});
+await new Promise<void>((r) => frontServer.listen(front, '127.0.0.1', r));
+
+console.log(
+  `conformance through prism proxy --errors (v1 :${prismV1}, v2 :${prismV2}) in front of the mock :${mockPort}`,
+);
+const report = await runChecks(ALL_CHECKS, {
+  baseUrl: `http://127.0.0.1:${front}`,
+  apiKey: DEMO_SITE_API_KEY,
+  mcpKeys: [demoMcpKey('read'), demoMcpKey('write')],
+  allowWrites: true,
+  expertUserId: 'otto',
+  skip: '*.auth.*',
+});
+console.log(summary(report));
+const failed = report.results.filter((r) => r.status === 'fail');
+for (const r of failed) console.log(`✗ ${r.id}: ${r.reason}\n  ${r.evidence?.received ?? ''}`);
+frontServer.close();
+
+console.log('\nArazzo workflows (redocly respect) against the mock');
+const respect = spawn(
+  bin('redocly'),
+  [
+    'respect',
+    join(ROOT, 'arazzo', 'v1-flows.arazzo.yaml'),
+    '--server',
+    `v1=${mock}/openapi/v1`,
+    '--input',
+    `apiKey=${DEMO_SITE_API_KEY}`,
+    '--input',
+    `runId=arazzo${Date.now()}`,
+  ],
+  {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+  },
+);
+const respectCode = await new Promise<number | null>((r) => respect.on('exit', r));
+stop();
+const ok = failed.length === 0 && report.results.some((r) => r.status === 'pass') && respectCode === 0;
+const passed = report.results.filter((r) => r.status === 'pass').length;
+console.log(
+  ok
+    ? `\ncross-check: ${passed} checks agree with Prism, and the Arazzo workflows pass`
+    : '\ncross-check FAILED',
+);
+process.exit(ok ? 0 : 1);
