@@ -53,6 +53,12 @@ export function createHttpApp(options: HttpOptions) {
       ...(known ? { known } : {}),
       onRefresh: (names) => lists.set(id, { names, at: Date.now() }),
     });
+    // A key not seen lately is checked first: a refused key is told so, rather than shown no tools.
+    if (!known || Date.now() - known.at > ttl) {
+      await toolServer.refresh(false);
+      if (toolServer.status === 401)
+        return rpcError(res, 401, -32001, toolServer.problem ?? 'The MCP key is invalid or revoked.');
+    }
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,

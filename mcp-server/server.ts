@@ -31,18 +31,19 @@ export interface ToolServerOptions {
 export async function fetchToolNames(
   backend: Backend,
   runner: ToolRunner,
-): Promise<{ names: string[]; problem?: string }> {
+): Promise<{ names: string[]; problem?: string; status: number }> {
   const answer = await backend.request({ method: 'GET', path: '/mcp/capabilities' });
   if (answer.status !== 200) {
     const anyTool = runner.tools.values().next().value;
     return {
       names: [],
+      status: answer.status,
       problem: anyTool ? explainFailure(anyTool, answer) : `capabilities answered ${answer.status}`,
     };
   }
   const listed = (answer.body as { tools?: unknown }).tools;
   const names = Array.isArray(listed) ? listed.filter((n): n is string => typeof n === 'string') : [];
-  return { names: names.filter((n) => runner.tools.has(n) && !ABSENT_TOOLS.includes(n)) };
+  return { names: names.filter((n) => runner.tools.has(n) && !ABSENT_TOOLS.includes(n)), status: 200 };
 }
 
 export class ToolServer {
@@ -50,6 +51,8 @@ export class ToolServer {
   private names: string[] = [];
   private fetchedAt = 0;
   problem: string | undefined;
+  /** The backend's status for the key at the last refresh (401: the key is not accepted). */
+  status = 0;
 
   constructor(private readonly options: ToolServerOptions) {
     if (options.known) {
@@ -70,25 +73,33 @@ export class ToolServer {
     });
     this.server.setRequestHandler(CallToolRequestSchema, async (request) => {
       const { name, arguments: args } = request.params;
+      // A client may call before it lists (or the list may be stale): ask the backend first.
+      const stale = Date.now() - this.fetchedAt > (this.options.refreshMs ?? 1000);
+      if (!this.names.includes(name) && stale) await this.refresh(false);
       const tool = this.names.includes(name) ? options.runner.tools.get(name) : undefined;
       if (!tool) {
         // MCP spec: an unknown tool is a protocol error, not a tool result.
-        throw new McpError(
-          ErrorCode.InvalidParams,
-          `Unknown tool: ${name}. Call tools/list for the tools this key may use.`,
-        );
+        const why = this.problem ?? 'Call tools/list for the tools this key may use.';
+        throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}. ${why}`);
       }
       const result = await options.runner.call(tool, (args ?? {}) as Args, options.backend);
       // A refusal for licence, scope or key reasons means the offered list may be stale.
       const text = result.content[0]?.type === 'text' ? result.content[0].text : '';
-      if (result.isError && /key|licen|workspace|scope|enabled/i.test(text)) await this.refresh(true);
+      if (
+        result.isError &&
+        !text.startsWith('Invalid arguments') &&
+        /key|licen|workspace|scope|enabled/i.test(text)
+      ) {
+        await this.refresh(true);
+      }
       return result;
     });
   }
 
   /** Reads the tool list again; tells the client when it changed. */
   async refresh(notify = true): Promise<string[]> {
-    const { names, problem } = await fetchToolNames(this.options.backend, this.options.runner);
+    const { names, problem, status } = await fetchToolNames(this.options.backend, this.options.runner);
+    this.status = status;
     const changed = names.join() !== this.names.join();
     this.names = names;
     this.problem = problem;

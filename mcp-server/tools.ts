@@ -28,26 +28,37 @@ const failure = (text: string): ToolResult => ({ content: [{ type: 'text', text 
 
 /** `/0/limit: must be <= 50` → "limit must be at most 50". */
 function describe(errors: ErrorObject[]): string[] {
-  const lines = errors.flatMap((e) => {
-    const field = e.instancePath.replace(/^\//, '').replaceAll('/', '.');
-    switch (e.keyword) {
-      case 'required':
-        return [`${String(e.params.missingProperty)} is required`];
-      case 'additionalProperties':
-        return [`${String(e.params.additionalProperty)} is not a parameter of this tool`];
-      case 'maximum':
-        return [`${field} must be at most ${String(e.params.limit)}`];
-      case 'minimum':
-        return [`${field} must be at least ${String(e.params.limit)}`];
-      case 'oneOf':
-      case 'anyOf':
-      case 'not':
-      case 'if':
-        return [];
-      default:
-        return [`${field || 'arguments'} ${e.message ?? 'is invalid'}`];
-    }
-  });
+  // The branches of a top-level oneOf/anyOf report their own `required`: the choice sentence says it.
+  const lines = errors
+    .filter((e) => !/^#\/(oneOf|anyOf)\//.test(e.schemaPath))
+    .flatMap((e) => {
+      const field = e.instancePath.replace(/^\//, '').replaceAll('/', '.');
+      switch (e.keyword) {
+        case 'required':
+          return [`${String(e.params.missingProperty)} is required`];
+        case 'additionalProperties':
+          return [`${String(e.params.additionalProperty)} is not a parameter of this tool`];
+        case 'maximum':
+          return [`${field} must be at most ${String(e.params.limit)}`];
+        case 'minimum':
+          return [`${field} must be at least ${String(e.params.limit)}`];
+        case 'enum':
+          return [`${field} must be one of ${(e.params.allowedValues as unknown[]).join(', ')}`];
+        case 'pattern':
+          return [
+            e.params.pattern === '^/'
+              ? `${field} must be an absolute path`
+              : `${field} must match ${String(e.params.pattern)}`,
+          ];
+        case 'oneOf':
+        case 'anyOf':
+        case 'not':
+        case 'if':
+          return [];
+        default:
+          return [`${field || 'arguments'} ${e.message ?? 'is invalid'}`];
+      }
+    });
   return [...new Set(lines)];
 }
 

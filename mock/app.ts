@@ -21,6 +21,8 @@ export interface AppOptions {
   /** Rate limits of /api/v2 (DESIGN.md defaults: 120 per key per minute; 20 failed logins per IP in 5 minutes). */
   limits?: PipelineLimits;
   onStateReplaced?: () => void;
+  /** The built docs site, served at /docs when given. */
+  docsDir?: string;
 }
 
 /** Issue #3 item 10: bodies over 1 MB are refused. */
@@ -66,11 +68,14 @@ export function createApp(options: AppOptions) {
 
   const app = express();
   app.disable('x-powered-by');
+  // Answers change with every write; an ETag would cost a hash of every body for nothing.
+  app.set('etag', false);
   // Flat query keys: v2 names parameters literally `fields[author]`, not as nested objects.
   app.set('query parser', 'simple');
   app.use(runtime.recordRequests);
   app.use(runtime.injectFaults);
   app.use(express.json({ limit: BODY_LIMIT, type: 'application/json' }));
+  if (options.docsDir) app.use('/docs', express.static(options.docsDir));
 
   app.use('/openapi/v1', v1Router({ spec: specs.v1, platform, onResponseMismatch: mismatch('v1') }));
   app.use(

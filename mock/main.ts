@@ -4,14 +4,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import express from 'express';
 import { ROOT } from '../lib/paths.ts';
 import { createApp } from './app.ts';
 import { VirtualClock } from './domain/clock.ts';
 import { hashKey } from './domain/mcp-keys.ts';
 import { Platform } from './domain/platform.ts';
-import { DEMO_KEYS, DEMO_TENANT, demoMcpKey } from './seed/demo.ts';
+import { DEMO_KEYS, DEMO_TENANT, demoMcpKey, START } from './seed/demo.ts';
 import { loadSeed, SEEDS } from './seed/index.ts';
+import { parseScale, scaleTenant } from './seed/scale.ts';
 import { StateFile } from './store/state-file.ts';
 import { WebhookDispatcher } from './webhooks/dispatcher.ts';
 
@@ -22,6 +22,7 @@ const HELP = `usage: lmskit mock [options]
   --admin-token T     bearer token of /__admin (LMSKIT_ADMIN_TOKEN, default: random, printed)
   --state-file F      keep the state in F across restarts (LMSKIT_STATE_FILE, default: in memory)
   --seed NAME         seed of a fresh state: ${Object.keys(SEEDS).join(', ')} (LMSKIT_SEED, default demo)
+  --seed-scale SPEC   a seed of the given size instead: users=100000,courses=1000,assignments=500000
   --frozen-clock      the virtual clock moves only when advanced through /__admin
   --rate-limit N      /api/v2 requests per MCP key per minute (LMSKIT_RATE_LIMIT, default 120; 0 = off)
 `;
@@ -33,6 +34,7 @@ const { values } = parseArgs({
     'admin-token': { type: 'string', default: process.env.LMSKIT_ADMIN_TOKEN },
     'state-file': { type: 'string', default: process.env.LMSKIT_STATE_FILE },
     seed: { type: 'string', default: process.env.LMSKIT_SEED ?? 'demo' },
+    'seed-scale': { type: 'string' },
     'frozen-clock': { type: 'boolean', default: false },
     'rate-limit': { type: 'string', default: process.env.LMSKIT_RATE_LIMIT ?? '120' },
     help: { type: 'boolean', default: false },
@@ -49,12 +51,14 @@ if (!SEEDS[values.seed]) {
 
 const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version as string;
 const adminToken = values['admin-token'] || randomBytes(16).toString('hex');
-const seed = loadSeed(values.seed);
-const platform = new Platform(
-  new VirtualClock({ start: seed.now, frozen: values['frozen-clock'] }),
-  loadSeed,
-);
-platform.load(seed);
+let seeds = loadSeed;
+if (values['seed-scale']) {
+  const sizes = parseScale(values['seed-scale']);
+  seeds = (name) => (name === 'scale' ? { now: START, tenants: [scaleTenant(sizes)] } : loadSeed(name));
+}
+const seed = seeds(values['seed-scale'] ? 'scale' : values.seed);
+const platform = new Platform(new VirtualClock({ start: seed.now, frozen: values['frozen-clock'] }), seeds);
+platform.load(seed, true);
 
 const stateFile = values['state-file'] ? new StateFile(values['state-file']) : null;
 if (stateFile) {
@@ -71,20 +75,17 @@ if (stateFile) {
 }
 
 const { app } = createApp({
+  docsDir: join(ROOT, 'docs', 'site'),
   platform,
   adminToken,
   version,
   onStateReplaced: () => stateFile?.compact(platform),
 });
 const site = join(ROOT, 'docs', 'site');
-const root = express();
-root.disable('x-powered-by');
-root.use('/docs', express.static(site));
-root.use(app);
 const dispatcher = new WebhookDispatcher(platform);
 dispatcher.start();
 
-const server: Server = root.listen(Number(values.port), values.host, () => {
+const server: Server = app.listen(Number(values.port), values.host, () => {
   const base = `http://${values.host}:${values.port}`;
   const demo = platform.tenants.get(DEMO_TENANT);
   const keys = DEMO_KEYS.filter((k) => {

@@ -373,6 +373,8 @@ function journalled<A>(args: A): A {
 
 export class Platform {
   readonly tenants = new Map<string, TenantState>();
+  /** Goes up with every change of state: what a read may cache is valid for one version. */
+  version = 0;
   private readonly bySiteKey = new Map<string, TenantState>();
   private journal: ((entry: JournalEntry) => void) | null = null;
   private readonly eventListeners = new Set<(tenant: TenantState, events: PlatformEvent[]) => void>();
@@ -402,6 +404,7 @@ export class Platform {
     const eventCounts = new Map([...this.tenants].map(([id, t]) => [id, t.events.length]));
     const command = COMMANDS[name] as (p: Platform, a: CommandArgs<N>) => CommandResult<N>;
     const result = command(this, args);
+    this.version++;
     this.journal?.({ t: name, a: journalled(args), at });
     for (const [id, tenant] of this.tenants) {
       const fresh = tenant.events.slice(eventCounts.get(id) ?? tenant.events.length);
@@ -426,12 +429,16 @@ export class Platform {
     return () => this.eventListeners.delete(listener);
   }
 
-  /** Replaces the whole state. */
-  load(state: { now: number; tenants: TenantData[] }): void {
+  /**
+   * Replaces the whole state. The records are copied unless `adopt` says they are the platform's to
+   * keep (a seed built for it, at a size where a copy would double the start time).
+   */
+  load(state: { now: number; tenants: TenantData[] }, adopt = false): void {
+    this.version++;
     this.tenants.clear();
     this.bySiteKey.clear();
     for (const data of state.tenants) {
-      const tenant = new TenantState(structuredClone(data));
+      const tenant = new TenantState(adopt ? data : structuredClone(data));
       this.tenants.set(tenant.id, tenant);
       this.bySiteKey.set(tenant.siteApiKey, tenant);
     }

@@ -109,7 +109,10 @@ export function contractRouter(options: ContractRouterOptions): Router {
       const expressPath = path.replace(/\{([^}]+)\}/g, ':$1');
       router[method](expressPath, async (req: Request, res: Response, next: NextFunction) => {
         try {
-          if (options.before && !(await options.before(req, res, operation))) return;
+          if (options.before) {
+            const allowed = options.before(req, res, operation);
+            if (!(allowed instanceof Promise ? await allowed : allowed)) return;
+          }
           const problems: InputProblem[] = [];
           const input: ValidatedRequest = { params: {}, query: {}, body: req.body };
           for (const { param, schema, validate } of parameters) {
@@ -169,7 +172,7 @@ const mediaTypeError = (types: string[]): ErrorObject => ({
   message: `Content-Type must be ${types.join(' or ')}`,
 });
 
-/** Wraps `res.json` so that each answer is checked against the operation's documented responses. */
+/** Wraps `res.send` so that each JSON answer (`res.json` or a serialised body) is checked against the operation's documented responses. */
 function checkResponses(
   res: Response,
   operation: Node,
@@ -178,39 +181,31 @@ function checkResponses(
   method: string,
   report: NonNullable<ContractRouterOptions['onResponseMismatch']>,
 ): void {
-  const json = res.json.bind(res);
-  res.json = (body: unknown) => {
-    // The report answers through res.json too: it is not checked again.
-    res.json = json;
+  const send = res.send.bind(res);
+  res.send = (body?: unknown) => {
+    // The report answers through res.send too: it is not checked again.
+    res.send = send;
+    if (typeof body !== 'string' || !String(res.get('content-type') ?? '').includes('json'))
+      return send(body);
     const status = res.statusCode;
     const key = operation.responses[String(status)]
       ? String(status)
       : operation.responses.default
         ? 'default'
         : null;
-    if (!key) {
-      report(res, status, [`status ${status} is not documented`], operation);
+    const fail = (errors: string[]) => {
+      report(res, status, errors, operation);
       return res;
-    }
+    };
+    if (!key) return fail([`status ${status} is not documented`]);
     const response = operation.responses[key] as Node;
     const at = response.$ref
       ? [...(response.$ref as string).slice(2).split('/'), 'content', 'application/json', 'schema']
       : ['paths', path, method, 'responses', key, 'content', 'application/json', 'schema'];
-    const hasSchema = deref(schemas.spec, response)?.content?.['application/json']?.schema;
-    if (!hasSchema) {
-      report(res, status, [`status ${status} documents no JSON body`], operation);
-      return res;
-    }
-    const errors = schemas.errors(at, body);
-    if (errors.length) {
-      report(
-        res,
-        status,
-        errors.map((e) => `${e.instancePath || '/'}: ${e.message}`),
-        operation,
-      );
-      return res;
-    }
-    return json(body);
+    if (!deref(schemas.spec, response)?.content?.['application/json']?.schema)
+      return fail([`status ${status} documents no JSON body`]);
+    const errors = schemas.errors(at, JSON.parse(body));
+    if (errors.length) return fail(errors.map((e) => `${e.instancePath || '/'}: ${e.message}`));
+    return send(body);
   };
 }

@@ -33,7 +33,9 @@ const apiOf = (path: string): JournalRecord['api'] =>
         : 'other';
 
 export class Runtime {
-  private readonly journal: JournalRecord[] = [];
+  /** A ring of the last JOURNAL_SIZE requests; the time is kept as a number and formatted when read. */
+  private readonly journal: (Omit<JournalRecord, 'at'> & { atMs: number })[] = [];
+  private journalNext = 0;
   readonly faults: Fault[] = [];
   private faultSeq = 0;
 
@@ -44,21 +46,30 @@ export class Runtime {
     const { method, path } = req;
     res.on('finish', () => {
       const latencyMs = Number(process.hrtime.bigint() - started) / 1e6;
-      this.journal.push({
-        at: new Date().toISOString(),
+      this.journal[this.journalNext] = {
+        atMs: Date.now(),
         method,
         path,
         status: res.statusCode,
-        latencyMs: Math.round(latencyMs * 1000) / 1000,
+        latencyMs,
         api: apiOf(path),
-      });
-      if (this.journal.length > JOURNAL_SIZE) this.journal.shift();
+      };
+      this.journalNext = (this.journalNext + 1) % JOURNAL_SIZE;
     });
     next();
   };
 
+  /** Newest first. */
   recentRequests(limit: number): JournalRecord[] {
-    return this.journal.slice(-limit).reverse();
+    const inOrder = [...this.journal.slice(this.journalNext), ...this.journal.slice(0, this.journalNext)];
+    return inOrder
+      .slice(-limit)
+      .reverse()
+      .map(({ atMs, latencyMs, ...r }) => ({
+        at: new Date(atMs).toISOString(),
+        ...r,
+        latencyMs: Math.round(latencyMs * 1000) / 1000,
+      }));
   }
 
   addFault(input: Omit<Fault, 'id' | 'remaining'> & { count: number }): Fault {

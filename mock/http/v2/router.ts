@@ -72,13 +72,19 @@ export function v2Router({ spec, platform, limits, onResponseMismatch }: V2Optio
         tier: c.tenant.mcpAccess,
         scopes: c.scopes,
         user: { id: c.user.id, name: c.user.name, email: c.user.email },
-        tools: callableTools(c, TOOL_NEEDS),
+        tools: c.tenant.memo(`tools:${c.key.id}`, platform.version, () => callableTools(c, TOOL_NEEDS)),
         resources: [],
       });
     },
 
     searchUsers: (_req, res, { query }) => {
-      const { found, total } = searchUsers(caller(res).tenant, String(query.query), Number(query.limit));
+      const t = caller(res).tenant;
+      const needle = String(query.query);
+      const limit = Number(query.limit);
+      // Agents repeat their searches: a search is scanned once per state version.
+      const { found, total } = t.memo(`users:${limit}:${needle.toLowerCase()}`, platform.version, () =>
+        searchUsers(t, needle, limit),
+      );
       res.json({ users: found.map(view.userSummary), totalCount: total });
     },
     getUser: (_req, res, { params }) => {

@@ -1,0 +1,25 @@
+// The baseline of the benchmark: a bare Express route per scenario that answers the very bytes the
+// mock answered, with no auth, no validation and no state — what "just Express" costs.
+import { readFileSync } from 'node:fs';
+import express from 'express';
+
+interface Route {
+  method: 'GET' | 'POST';
+  path: string;
+  status: number;
+  contentType: string;
+  body: string;
+}
+
+const [routesFile, port] = process.argv.slice(2);
+const routes: Route[] = JSON.parse(readFileSync(routesFile as string, 'utf8'));
+const app = express();
+app.disable('x-powered-by');
+for (const r of routes) {
+  const send = (_req: express.Request, res: express.Response) => {
+    res.status(r.status).type(r.contentType).send(r.body);
+  };
+  if (r.method === 'GET') app.get(r.path, send);
+  else app.post(r.path, send);
+}
+app.listen(Number(port), '127.0.0.1', () => console.log('bare server ready'));

@@ -1,0 +1,220 @@
+// The scale seed (issue #7): `--seed-scale users=100000,courses=1000,assignments=500000`. Records are
+// made directly (not through the domain's commands) so that half a million assignments build in
+// seconds; every value follows from its index, so the same sizes always give the same platform.
+import { createHash } from 'node:crypto';
+import { DAY } from '../domain/clock.ts';
+import type { Assignment, Course, Group, McpKey, TenantData, User } from '../domain/model.ts';
+import type { Role } from '../domain/roles.ts';
+import { DEFAULT_AI_SETTINGS } from '../domain/tenant-state.ts';
+import { hashPassword } from '../domain/users.ts';
+import { DEMO_KEYS, DEMO_SITE_API_KEY, DEMO_TENANT, demoMcpKey, START } from './demo.ts';
+
+export interface ScaleOptions {
+  users: number;
+  courses: number;
+  assignments: number;
+}
+
+/** `users=100000,courses=1000,assignments=500000` → sizes (each at least 1; assignments at most users × courses). */
+export function parseScale(spec: string): ScaleOptions {
+  const sizes: ScaleOptions = { users: 1000, courses: 50, assignments: 5000 };
+  for (const part of spec.split(',').filter(Boolean)) {
+    const [key, value] = part.split('=');
+    const n = Number(value);
+    if (!key || !(key in sizes) || !Number.isInteger(n) || n < 1) {
+      throw new Error(
+        `--seed-scale: "${part}" is not one of users=N, courses=N, assignments=N with N a positive integer`,
+      );
+    }
+    sizes[key as keyof ScaleOptions] = n;
+  }
+  sizes.assignments = Math.min(sizes.assignments, sizes.users * sizes.courses);
+  return sizes;
+}
+
+const FIRST = [
+  'Ada',
+  'Ben',
+  'Chloé',
+  'Dmitri',
+  'Elif',
+  'Farid',
+  'Greta',
+  'Hiro',
+  'Ines',
+  'Jonas',
+  'Kofi',
+  'Lena',
+  'Mateo',
+  'Noor',
+  'Olga',
+  'Pavel',
+  'Quinn',
+  'Rosa',
+  'Sven',
+  'Tariq',
+];
+const LAST = [
+  'Andersen',
+  'Baptiste',
+  'Costa',
+  'Dubois',
+  'Eriksen',
+  'Fischer',
+  'García',
+  'Hoffmann',
+  'Ivanova',
+  'Jensen',
+  'Kowalski',
+  'Lindqvist',
+  'Moreau',
+  'Nowak',
+  'Okafor',
+  'Petrov',
+  'Rossi',
+  'Schmidt',
+  'Tanaka',
+  'Weber',
+];
+const ROLE_OF = (i: number): Role =>
+  i === 1 ? 'admin' : i <= 5 ? 'manager' : i <= 25 ? 'author' : 'learner';
+
+export function scaleTenant(o: ScaleOptions): TenantData {
+  const users: User[] = [];
+  const groups: Group[] = Array.from({ length: 50 }, (_, g) => ({
+    id: g + 1,
+    parentId: g === 0 ? null : 1,
+    name: `Team ${g + 1}`,
+    description: '',
+    attributes: {},
+    memberIds: [],
+    courseIds: [],
+    createdAt: START - 60 * DAY,
+  }));
+  const password = hashPassword('scale-password');
+  for (let i = 1; i <= o.users; i++) {
+    const first = FIRST[i % FIRST.length] as string;
+    const last = LAST[Math.floor(i / FIRST.length) % LAST.length] as string;
+    const group = groups[i % groups.length] as Group;
+    group.memberIds.push(i);
+    users.push({
+      id: i,
+      apiId: `u${i}`,
+      name: `${first} ${last}`,
+      email: `${first.toLowerCase()}.${last.toLowerCase()}${i}@scale.example`,
+      passwordHash: password,
+      role: ROLE_OF(i),
+      language: 'en',
+      timezone: 'UTC',
+      occupation: '',
+      location: '',
+      bio: '',
+      fromApi: true,
+      isBanned: false,
+      attributes: {},
+      groupIds: [group.id],
+      createdAt: START - 60 * DAY,
+    });
+  }
+  const courses: Course[] = Array.from({ length: o.courses }, (_, c) => ({
+    id: c + 1,
+    name: `Course ${c + 1}`,
+    annotation: `Scale course ${c + 1}.`,
+    description: `Course ${c + 1} of the scale seed.`,
+    isDraft: c % 20 === 19,
+    createdAt: START - 50 * DAY,
+    updatedAt: START - 50 * DAY,
+    publishedAt: c % 20 === 19 ? null : START - 50 * DAY,
+    ownerId: 6 + (c % 20),
+    sharedWith: [],
+    attachedFiles: [],
+    settings: { sequential: false, hasCertificate: false, certificateValidDays: null, passingScore: 60 },
+    structure: {
+      elements: [
+        { id: 2 * c + 1, type: 'lesson', title: `Course ${c + 1}: lesson`, content: 'Content.' },
+        {
+          id: 2 * c + 2,
+          type: 'question',
+          title: `Course ${c + 1}: check`,
+          questionType: 'single',
+          options: [
+            { text: 'Yes', isCorrect: true },
+            { text: 'No', isCorrect: false },
+          ],
+        },
+      ],
+      transitions: [{ from: 2 * c + 1, to: 2 * c + 2 }],
+    },
+    experts: [],
+  }));
+
+  // Assignments spread over users; each user's courses are distinct (a stride that is coprime to the
+  // course count where possible). States cycle: not started, in progress, finished, overdue.
+  const assignments: Assignment[] = [];
+  const perUser = Math.ceil(o.assignments / o.users);
+  const stride = [197, 191, 181, 7, 1].find((s) => o.courses % s !== 0) ?? 1;
+  for (let u = 0; u < o.users && assignments.length < o.assignments; u++) {
+    for (let j = 0; j < perUser && assignments.length < o.assignments; j++) {
+      const id = assignments.length + 1;
+      const state = id % 10;
+      const assignedAt = START - 40 * DAY + (id % 1000) * 60;
+      const started = state >= 4 ? assignedAt + DAY : null;
+      const finished = state === 7 || state === 8 ? assignedAt + 5 * DAY : null;
+      assignments.push({
+        id,
+        userId: u + 1,
+        courseId: ((u * 13 + j * stride) % o.courses) + 1,
+        assignedAt,
+        startAt: null,
+        deadlineAt: state === 9 ? START - DAY : state % 3 === 0 ? START + 30 * DAY : null,
+        startedAt: started,
+        finishedAt: finished,
+        progressValue: finished ? 100 : started ? 10 * (id % 9) : 0,
+        resultValue: finished ? 50 + (id % 51) : null,
+      });
+    }
+  }
+
+  const mcpKeys: McpKey[] = DEMO_KEYS.map((k) => ({
+    id: k.id,
+    userId: 1,
+    prefix: 'lmcp_',
+    hash: createHash('sha256').update(demoMcpKey(k.name)).digest('hex'),
+    scopes: [...k.scopes],
+    createdAt: START - DAY,
+    lastUsedAt: null,
+    revokedAt: null,
+  }));
+
+  return {
+    id: DEMO_TENANT,
+    name: 'Scale Academy',
+    siteApiKey: DEMO_SITE_API_KEY,
+    mcpLicensed: true,
+    mcpAccess: 'full',
+    mcpAiAccess: true,
+    users,
+    groups,
+    attributes: [],
+    courses,
+    chains: [],
+    assignments,
+    certificates: [],
+    audit: [],
+    events: [],
+    mcpKeys,
+    receivers: [],
+    deliveries: [],
+    aiUsage: { day: 0, perKey: {}, tenant: 0 },
+    ai: DEFAULT_AI_SETTINGS,
+    uploads: [],
+    jobs: [],
+    seq: {
+      user: o.users,
+      group: groups.length,
+      course: o.courses,
+      element: 2 * o.courses,
+      assignment: assignments.length,
+    },
+  };
+}

@@ -1,0 +1,301 @@
+// Shared harness of the MCP end-to-end tests (issue #5 item 8): the real `lmskit mock` and
+// `lmskit mcp` processes, driven by the official SDK client over stdio and Streamable HTTP, the
+// mock's admin API (token `t`), the tool definitions of mcp-schema/ and a minimal PDF.
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { expect } from 'vitest';
+import { ROOT } from '../../lib/paths.ts';
+import { demoMcpKey } from '../../mock/seed/demo.ts';
+import { freePort, type RunningProcess, startLmskit } from '../e2e/process.ts';
+
+export { ROOT };
+export const ADMIN_TOKEN = 't';
+/** The demo keys of Ada, the administrator (user 1): read, and read + write. */
+export const READ_KEY = demoMcpKey('read');
+export const WRITE_KEY = demoMcpKey('write');
+/** 2026-01-01T00:00:00Z, where the demo seed's virtual clock starts. */
+export const START = 1_767_225_600;
+
+// Tool definitions, as the files of mcp-schema/ hold them.
+
+export interface ToolFile {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  outputSchema: Record<string, unknown>;
+  annotations: Record<string, boolean>;
+  'x-category': 'read' | 'write' | 'ai-generation' | 'ai-refinement';
+}
+
+const index = JSON.parse(readFileSync(join(ROOT, 'mcp-schema', 'index.json'), 'utf8')) as {
+  tools: { name: string; file: string }[];
+};
+export const TOOL_FILES: ToolFile[] = index.tools.map(
+  (t) => JSON.parse(readFileSync(join(ROOT, 'mcp-schema', t.file), 'utf8')) as ToolFile,
+);
+export const toolFile = (name: string) => TOOL_FILES.find((t) => t.name === name) as ToolFile;
+const namesOf = (categories: ToolFile['x-category'][]) =>
+  TOOL_FILES.filter((t) => categories.includes(t['x-category']))
+    .map((t) => t.name)
+    .sort();
+/** Seed 000, "What the service does" 5: 11 read, 7 write, 4 AI generation, 3 AI refinement tools. */
+export const READ_TOOLS = namesOf(['read']);
+export const WRITE_TOOLS = namesOf(['read', 'write']);
+export const ALL_TOOLS = namesOf(['read', 'write', 'ai-generation', 'ai-refinement']);
+export const ABSENT_TOOLS = ['extend_deadline', 'send_reminder'];
+
+/** What tools/list must show of a tool: the file's MCP fields, verbatim. */
+export const listingOf = (t: ToolFile) => ({
+  name: t.name,
+  title: t.title,
+  description: t.description,
+  inputSchema: t.inputSchema,
+  outputSchema: t.outputSchema,
+  annotations: t.annotations,
+});
+
+// An output-schema check of our own, independent of the SDK's (draft-07) one.
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+const ajv = addFormats(new Ajv2020({ strict: false, allErrors: true }));
+ajv.addVocabulary(['x-assumed']);
+const outputValidators = new Map(TOOL_FILES.map((t) => [t.name, ajv.compile(t.outputSchema)]));
+export function expectMatchesOutputSchema(name: string, value: unknown): void {
+  const validate = outputValidators.get(name);
+  if (!validate) throw new Error(`no tool ${name}`);
+  const valid = validate(value);
+  expect(valid, `${name}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+}
+
+// Processes.
+
+const running: RunningProcess[] = [];
+const clients: Client[] = [];
+
+export interface Mock {
+  url: string;
+  process: RunningProcess;
+}
+
+/** One `lmskit mock` on a free port, unlimited per-key rate, admin token `t`. */
+export async function startMock(): Promise<Mock> {
+  const port = await freePort();
+  const p = await startLmskit(
+    ['mock', '--port', String(port), '--admin-token', ADMIN_TOKEN, '--rate-limit', '0'],
+    /ready/,
+  );
+  running.push(p);
+  return { url: `http://127.0.0.1:${port}`, process: p };
+}
+
+/** `lmskit mcp --http` in front of the mock; answers the URL of its /mcp endpoint. */
+export async function startHttpToolServer(
+  mockUrl: string,
+): Promise<{ url: string; process: RunningProcess }> {
+  const port = await freePort();
+  const p = await startLmskit(
+    ['mcp', '--http', '--port', String(port), '--base-url', mockUrl],
+    /Streamable HTTP/,
+  );
+  running.push(p);
+  return { url: `http://127.0.0.1:${port}/mcp`, process: p };
+}
+
+/** Closes every client and kills every process this file started. */
+export async function stopAll(): Promise<void> {
+  await Promise.allSettled(clients.splice(0).map((c) => c.close()));
+  for (const p of running.splice(0)) {
+    p.child.kill('SIGKILL');
+    await p.exited;
+  }
+}
+
+export const CLIENT_INFO = { name: 'lmskit-e2e', version: '1.0.0' };
+
+export interface StdioSession {
+  client: Client;
+  transport: StdioClientTransport;
+  /** The protocol version the client negotiated (the SDK hands it to transports that take it). */
+  protocolVersion: () => string | undefined;
+  stderr: () => string;
+}
+
+/** A real SDK client running `lmskit mcp` over stdio with the key in LMSKIT_MCP_KEY. */
+export async function stdioClient(mockUrl: string, key: string): Promise<StdioSession> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['bin/lmskit.js', 'mcp', '--base-url', mockUrl],
+    env: { ...(process.env as Record<string, string>), LMSKIT_MCP_KEY: key },
+    cwd: ROOT,
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk) => (stderr += chunk));
+  let negotiated: string | undefined;
+  Object.assign(transport, { setProtocolVersion: (v: string) => (negotiated = v) });
+  const client = new Client(CLIENT_INFO);
+  clients.push(client);
+  await client.connect(transport);
+  return { client, transport, protocolVersion: () => negotiated, stderr: () => stderr };
+}
+
+/** A real SDK client of the HTTP tool server, sending `X-MCP-Key` with every request. */
+export async function httpClient(
+  mcpUrl: string,
+  key: string,
+): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+  const transport = new StreamableHTTPClientTransport(new URL(mcpUrl), {
+    requestInit: { headers: { 'X-MCP-Key': key } },
+  });
+  const client = new Client(CLIENT_INFO);
+  clients.push(client);
+  await client.connect(transport);
+  return { client, transport };
+}
+
+// The mock's admin API.
+
+export async function admin(
+  mockUrl: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: any }> {
+  const response = await fetch(`${mockUrl}/__admin${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${ADMIN_TOKEN}`,
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : undefined };
+}
+
+/** The demo state again: fresh seed, clock at START, default licence (full, AI on). */
+export async function resetMock(mockUrl: string): Promise<void> {
+  expect((await admin(mockUrl, 'POST', '/reset', { seed: 'demo' })).status).toBe(200);
+  expect((await admin(mockUrl, 'DELETE', '/faults')).status).toBe(200);
+}
+
+export async function setTenant(
+  mockUrl: string,
+  patch: { mcpAccess?: 'none' | 'read' | 'full'; mcpAiAccess?: boolean },
+): Promise<void> {
+  expect((await admin(mockUrl, 'PATCH', '/tenants/demo', patch)).status).toBe(200);
+}
+
+/** A new MCP key through the admin API (the seed's settings UI); its own AI quota. */
+export async function createKey(
+  mockUrl: string,
+  userId: number,
+  scopes: ('read' | 'write')[],
+): Promise<{ id: string; key: string }> {
+  const created = await admin(mockUrl, 'POST', '/tenants/demo/mcp-keys', { userId, scopes });
+  expect(created.status).toBe(201);
+  return { id: created.body.id, key: created.body.key };
+}
+
+export async function advanceClock(mockUrl: string, seconds: number): Promise<void> {
+  expect((await admin(mockUrl, 'POST', '/clock/advance', { seconds })).status).toBe(200);
+}
+
+export interface JournalEntry {
+  method: string;
+  path: string;
+  status: number;
+  api: string;
+}
+
+/**
+ * Marks the request journal; `since()` then answers, oldest first, the requests the mock answered
+ * after the mark (the mark is a request to a path no one else uses).
+ */
+export async function journalMark(mockUrl: string): Promise<{ since: () => Promise<JournalEntry[]> }> {
+  const mark = `/__mark/${randomUUID()}`;
+  await fetch(`${mockUrl}${mark}`);
+  return {
+    since: async () => {
+      const { body } = await admin(mockUrl, 'GET', '/journal?limit=1000');
+      const entries = body.requests as JournalEntry[];
+      const at = entries.findIndex((e) => e.path === mark);
+      expect(at, 'the journal mark').toBeGreaterThanOrEqual(0);
+      return entries.slice(0, at).reverse();
+    },
+  };
+}
+
+// Tool results.
+
+export const textOf = (result: CallToolResult | Record<string, unknown>): string => {
+  const content = (result as CallToolResult).content ?? [];
+  return content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+};
+
+export async function call(client: Client, name: string, args: Record<string, unknown> = {}) {
+  return (await client.callTool({ name, arguments: args })) as CallToolResult;
+}
+
+/** A successful call: no isError, structuredContent valid against the tool's outputSchema. */
+export async function callOk(client: Client, name: string, args: Record<string, unknown> = {}) {
+  const result = await call(client, name, args);
+  expect(result.isError, textOf(result)).toBeFalsy();
+  expect(result.structuredContent).toBeDefined();
+  expectMatchesOutputSchema(name, result.structuredContent);
+  // The text content carries the same JSON, for clients that ignore structuredContent.
+  expect(JSON.parse(textOf(result))).toEqual(result.structuredContent);
+  return result.structuredContent as any;
+}
+
+/** A failed call: isError true and a sentence (not a stack, not bare JSON). */
+export async function callFails(client: Client, name: string, args: Record<string, unknown> = {}) {
+  const result = await call(client, name, args);
+  expect(result.isError, `${name} should fail, got ${textOf(result)}`).toBe(true);
+  expect(result.structuredContent).toBeUndefined();
+  const text = textOf(result);
+  // A sentence (it may open with a tool name or a path), not JSON and not a stack trace.
+  expect(text).toMatch(/^\S.{10,}[.!)]$/s);
+  expect(text).not.toMatch(/^[{[]|\n\s+at |undefined|\[object Object\]/);
+  return text;
+}
+
+/** Waits for a promise, failing after `ms` instead of hanging the suite. */
+export function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  return Promise.race([
+    promise,
+    new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`no ${what} within ${ms} ms`)), ms)),
+  ]);
+}
+
+// Files.
+
+/** A minimal valid one-page PDF whose page shows `text` (Helvetica, one text object). */
+export function minimalPdf(text: string): Buffer {
+  const stream = `BT /F1 18 Tf 20 100 Td (${text.replace(/[()\\]/g, '\\$&')}) Tj ET`;
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 144] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ];
+  let pdf = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((o, i) => {
+    offsets.push(pdf.length);
+    pdf += `${i + 1} 0 obj\n${o}\nendobj\n`;
+  });
+  const xref = pdf.length;
+  pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  pdf += offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('');
+  pdf += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(pdf, 'latin1');
+}

@@ -1,0 +1,95 @@
+// Issue #7 item 4: regression guards that are not timings. Reads that the seed warns grow with the
+// platform (statistics) come from aggregates kept on each write, repeated searches are not scanned
+// again, and request validators are compiled once, when the app is built — never per request.
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { SpecSchemas } from '../../lib/openapi-schemas.ts';
+import { VirtualClock } from '../../mock/domain/clock.ts';
+import { Platform } from '../../mock/domain/platform.ts';
+import { groupStatistics, platformStatistics } from '../../mock/domain/statistics.ts';
+import { START } from '../../mock/seed/demo.ts';
+import { loadSeed } from '../../mock/seed/index.ts';
+import { scaleTenant } from '../../mock/seed/scale.ts';
+import { type Harness, startHarness } from '../mock/harness.ts';
+
+function scalePlatform(users: number) {
+  const platform = new Platform(new VirtualClock({ start: START, frozen: true }), loadSeed);
+  platform.load(
+    { now: START, tenants: [scaleTenant({ users, courses: 200, assignments: users * 5 })] },
+    true,
+  );
+  return platform;
+}
+
+describe('statistics come from aggregates (seed 001: "response time grows with platform size" — not here)', () => {
+  it('reading /statistics touches no user or assignment record in bulk', () => {
+    const t = scalePlatform(20_000).tenant('demo');
+    platformStatistics(t); // the leader ranking is built once, lazily
+    const users = vi.spyOn(t.users, 'values');
+    const assignments = vi.spyOn(t.assignments, 'values');
+    for (let i = 0; i < 50; i++) platformStatistics(t);
+    expect(users).not.toHaveBeenCalled();
+    expect(assignments).not.toHaveBeenCalled();
+  });
+
+  it('ranks the leaders once per change of completions, not once per read', () => {
+    const platform = scalePlatform(5_000);
+    const t = platform.tenant('demo');
+    for (let i = 0; i < 20; i++) platformStatistics(t);
+    expect(t.leaderRankings).toBe(1);
+    const a = t.assignmentsOfUser(1).find((x) => x.finishedAt === null);
+    if (!a) throw new Error('the scale seed gives user 1 an unfinished assignment');
+    t.markFinished(a, START, 80);
+    for (let i = 0; i < 20; i++) platformStatistics(t);
+    expect(t.leaderRankings).toBe(2);
+  });
+
+  it("a group's statistics read only that group's members", () => {
+    const t = scalePlatform(20_000).tenant('demo');
+    const users = vi.spyOn(t.users, 'values');
+    groupStatistics(t, t.groups.get(2) as never);
+    expect(users).not.toHaveBeenCalled();
+  });
+});
+
+describe('the HTTP layer', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(() => h.close());
+
+  it('compiles every request validator when the app is built, none while serving', async () => {
+    const compile = vi.spyOn(SpecSchemas.prototype, 'validator');
+    for (let i = 0; i < 5; i++) {
+      await h.v1('/courses/1');
+      await h.v1('/users', {
+        method: 'POST',
+        json: { name: 'Guard', email: `guard${i}@example.test`, password: 'password1', roleAlias: 'learner' },
+      });
+      await h.v2('/users?query=le');
+      await h.v2('/courses/1/statistics/users');
+      await h.admin('/clock');
+    }
+    // Response validation (on in tests) compiles each documented response schema once, on first use.
+    const perSchema = new Map<string, number>();
+    for (const [at] of compile.mock.calls)
+      perSchema.set(JSON.stringify(at), (perSchema.get(JSON.stringify(at)) ?? 0) + 1);
+    expect(
+      [...perSchema.keys()].filter((k) => k.includes('requestBody') || k.includes('parameters')),
+    ).toEqual([]);
+    compile.mockRestore();
+  });
+
+  it('answers a repeated search from the memo until a write changes the state', async () => {
+    const t = h.platform.tenant('demo');
+    const scans = vi.spyOn(t, 'searchText');
+    await h.v2('/users?query=lena');
+    const first = scans.mock.calls.length;
+    expect(first).toBeGreaterThan(0);
+    await h.v2('/users?query=lena');
+    expect(scans.mock.calls.length).toBe(first);
+    await h.v1('/groups', { method: 'POST', json: { name: 'A write' } });
+    await h.v2('/users?query=lena');
+    expect(scans.mock.calls.length).toBeGreaterThan(first);
+  });
+});
