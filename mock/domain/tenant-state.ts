@@ -96,7 +96,6 @@ export class TenantState {
   /** Courses nobody is assigned to, in creation order. */
   readonly unassignedCourses = new Set<number>();
   private leadersCache: number[] | null = null;
-  private readonly memos = new Map<string, { version: number; value: unknown }>();
   /** How many times the leader ranking was computed; a test asserts reads reuse it. */
   leaderRankings = 0;
 
@@ -311,20 +310,6 @@ export class TenantState {
       this.leadersCache = finishers.map(([id]) => id);
     }
     return this.leadersCache;
-  }
-
-  /**
-   * A read's result, kept while the platform's state version stays the same (a write changes the
-   * version, so nothing stale is ever answered). Bounded: the oldest entries go first.
-   */
-  memo<T>(key: string, version: number, compute: () => T): T {
-    const hit = this.memos.get(key);
-    if (hit?.version === version) return hit.value as T;
-    const value = compute();
-    this.memos.delete(key);
-    this.memos.set(key, { version, value });
-    if (this.memos.size > 256) this.memos.delete(this.memos.keys().next().value as string);
-    return value;
   }
 
   // MCP keys.

@@ -35,6 +35,26 @@ export interface ContractRouterOptions {
   invalid: (res: Response, problems: InputProblem[], operation: Node) => void;
   /** When set, every JSON answer is checked against the document; a departure is passed here. */
   onResponseMismatch?: (res: Response, status: number, errors: string[], operation: Node) => void;
+  /**
+   * What a GET answer depends on besides its URL (the caller, the state version, the virtual time);
+   * with it, successful GET answers are served again while that stays the same. Runs after `before`.
+   */
+  cacheKey?: (req: Request, res: Response) => string;
+}
+
+/** The last answers of GET operations, by URL and cache key; bounded, oldest out first. */
+class AnswerCache {
+  private readonly answers = new Map<string, { type: string; body: string }>();
+  constructor(private readonly size = 1000) {}
+
+  get(key: string) {
+    return this.answers.get(key);
+  }
+
+  set(key: string, answer: { type: string; body: string }) {
+    this.answers.set(key, answer);
+    if (this.answers.size > this.size) this.answers.delete(this.answers.keys().next().value as string);
+  }
 }
 
 const deref = (spec: Node, node: Node | undefined): Node | undefined => {
@@ -68,6 +88,7 @@ export function contractRouter(options: ContractRouterOptions): Router {
   const { spec, handlers } = options;
   const schemas = new SpecSchemas(spec);
   const router = express.Router();
+  const cache = new AnswerCache();
   const paths = Object.keys(spec.paths as Node).sort((a, b) => specificity(a).localeCompare(specificity(b)));
 
   for (const path of paths) {
@@ -144,8 +165,16 @@ export function contractRouter(options: ContractRouterOptions): Router {
             problems.push({ in: 'body', errors: [...(bodyValidator.errors ?? [])] });
           }
           if (problems.length) return options.invalid(res, problems, operation);
+          const key =
+            method === 'get' && options.cacheKey ? `${options.cacheKey(req, res)}|${req.originalUrl}` : null;
+          const hit = key ? cache.get(key) : undefined;
+          if (hit) {
+            res.status(200).set('content-type', hit.type).send(hit.body);
+            return;
+          }
           if (options.onResponseMismatch)
             checkResponses(res, operation, schemas, path, method, options.onResponseMismatch);
+          if (key) rememberAnswer(res, (answer) => cache.set(key, answer));
           await handler(req, res, input);
         } catch (error) {
           next(error);
@@ -154,6 +183,17 @@ export function contractRouter(options: ContractRouterOptions): Router {
     }
   }
   return router;
+}
+
+/** Hands a 200 answer's body to `keep` as it is sent. */
+function rememberAnswer(res: Response, keep: (answer: { type: string; body: string }) => void): void {
+  const send = res.send.bind(res);
+  res.send = (body?: unknown) => {
+    res.send = send;
+    if (res.statusCode === 200 && typeof body === 'string')
+      keep({ type: String(res.get('content-type') ?? 'application/json'), body });
+    return send(body);
+  };
 }
 
 const requiredError = (name: string): ErrorObject => ({

@@ -80,7 +80,7 @@ describe('the HTTP layer', () => {
     compile.mockRestore();
   });
 
-  it('answers a repeated search from the memo until a write changes the state', async () => {
+  it('answers a repeated read from the answer cache until a write changes the state', async () => {
     const t = h.platform.tenant('demo');
     const scans = vi.spyOn(t, 'searchText');
     await h.v2('/users?query=lena');

@@ -72,19 +72,13 @@ export function v2Router({ spec, platform, limits, onResponseMismatch }: V2Optio
         tier: c.tenant.mcpAccess,
         scopes: c.scopes,
         user: { id: c.user.id, name: c.user.name, email: c.user.email },
-        tools: c.tenant.memo(`tools:${c.key.id}`, platform.version, () => callableTools(c, TOOL_NEEDS)),
+        tools: callableTools(c, TOOL_NEEDS),
         resources: [],
       });
     },
 
     searchUsers: (_req, res, { query }) => {
-      const t = caller(res).tenant;
-      const needle = String(query.query);
-      const limit = Number(query.limit);
-      // Agents repeat their searches: a search is scanned once per state version.
-      const { found, total } = t.memo(`users:${limit}:${needle.toLowerCase()}`, platform.version, () =>
-        searchUsers(t, needle, limit),
-      );
+      const { found, total } = searchUsers(caller(res).tenant, String(query.query), Number(query.limit));
       res.json({ users: found.map(view.userSummary), totalCount: total });
     },
     getUser: (_req, res, { params }) => {
@@ -316,5 +310,8 @@ export function v2Router({ spec, platform, limits, onResponseMismatch }: V2Optio
         message: `Invalid request: ${describeProblems(problems)}`,
       }),
     onResponseMismatch,
+    // A read answers the same for the same key until the state or the virtual second changes; the
+    // pipeline (auth, limits, lastUsedAt) still runs for every request.
+    cacheKey: (_req, res) => `${caller(res).key.id}|${platform.version}|${platform.now()}`,
   });
 }

@@ -21,6 +21,7 @@ export class FailedAuthLimiter {
   }
 
   check(ip: string): Failure | null {
+    if (!this.failures.has(ip)) return null;
     const recent = this.recent(ip);
     if (recent.length < this.max) return null;
     const retryAfter = Math.max(
