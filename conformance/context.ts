@@ -1,7 +1,7 @@
 // What every check gets: the configuration, the deployment's two APIs with the right keys, the
 // bundled contracts to validate answers against, memoised discoveries, and fixture cleanup.
 import { readFileSync } from 'node:fs';
-import { formatErrors, SpecSchemas } from '../lib/openapi-schemas.ts';
+import { formatErrors, resolveRef, SpecSchemas } from '../lib/openapi-schemas.ts';
 import { bundlePath } from '../lib/paths.ts';
 import { curlOf, type Exchange, HttpClient } from './http.ts';
 import type { Evidence, Verdict } from './types.ts';
@@ -50,15 +50,7 @@ function indexOperations(spec: Node): Map<string, Operation> {
   return map;
 }
 
-const deref = (spec: Node, node: Node | undefined): Node | undefined => {
-  let n = node;
-  while (n?.$ref)
-    n = (n.$ref as string)
-      .slice(2)
-      .split('/')
-      .reduce((acc: Node, k: string) => acc?.[k.replaceAll('~1', '/')], spec);
-  return n;
-};
+const deref = resolveRef;
 
 /** One of the deployment's APIs, checked against its bundled contract. */
 export class Api {

@@ -4,7 +4,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { DomainError } from './domain/errors.ts';
 import type { Platform } from './domain/platform.ts';
 import { adminRouter, sendAdminError } from './http/admin/router.ts';
-import { Runtime } from './http/runtime.ts';
+import { apiOf, Runtime } from './http/runtime.ts';
 import { sendV1Error, v1ErrorOf } from './http/v1/errors.ts';
 import { v1Router } from './http/v1/router.ts';
 import type { PipelineLimits } from './http/v2/pipeline/index.ts';
@@ -28,15 +28,7 @@ export interface AppOptions {
 /** Issue #3 item 10: bodies over 1 MB are refused. */
 export const BODY_LIMIT = '1mb';
 
-type Api = 'v1' | 'v2' | 'admin' | 'other';
-const apiOf = (path: string): Api =>
-  path.startsWith('/openapi/v1')
-    ? 'v1'
-    : path.startsWith('/api/v2')
-      ? 'v2'
-      : path.startsWith('/__admin')
-        ? 'admin'
-        : 'other';
+type Api = ReturnType<typeof apiOf>;
 
 /** Answers in the error shape of the API the request was for (v1 `{status, message}`, others `{error, code}`). */
 function sendError(req: Request, res: Response, status: number, code: string, message: string): void {

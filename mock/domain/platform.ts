@@ -65,6 +65,19 @@ export type SeedLoader = (name: string) => { now: number; tenants: TenantData[] 
 
 const ADMIN: Actor = { userId: null };
 
+/** Seed 000, Authentication 7: key generation and revocation need an MCP licence (else 402). */
+function requireMcpLicence(t: TenantState): void {
+  if (!t.mcpLicensed) {
+    throw new DomainError(
+      'forbidden',
+      'MCP is not licensed for this workspace',
+      {},
+      undefined,
+      'LICENSE_RESTRICTED',
+    );
+  }
+}
+
 /** The key owner a `/api/v2` command acts as. */
 const actor = (p: Platform, a: { tenantId: string; actorId: number }): User =>
   userById(p.tenant(a.tenantId), a.actorId);
@@ -171,15 +184,7 @@ export const COMMANDS = {
     },
   ) => {
     const t = p.tenant(a.tenantId);
-    if (!t.mcpLicensed) {
-      throw new DomainError(
-        'forbidden',
-        'MCP is not licensed for this workspace',
-        {},
-        undefined,
-        'LICENSE_RESTRICTED',
-      );
-    }
+    requireMcpLicence(t);
     if (!t.users.has(a.userId)) throw notFound(`user ${a.userId}`);
     const key: McpKey = {
       id: a.id,
@@ -198,15 +203,7 @@ export const COMMANDS = {
   /** Seed 000, Authentication 7: generation and revocation answer 402 without an MCP licence. */
   revokeMcpKey: (p: Platform, a: { tenantId: string; keyId: string }) => {
     const t = p.tenant(a.tenantId);
-    if (!t.mcpLicensed) {
-      throw new DomainError(
-        'forbidden',
-        'MCP is not licensed for this workspace',
-        {},
-        undefined,
-        'LICENSE_RESTRICTED',
-      );
-    }
+    requireMcpLicence(t);
     const key = t.mcpKeys.get(a.keyId);
     if (!key) throw notFound(`key ${a.keyId}`);
     key.revokedAt ??= p.now();

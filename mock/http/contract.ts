@@ -4,7 +4,7 @@
 // validated against the document's own schemas, compiled once when the router is built.
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
-import { SpecSchemas } from '../../lib/openapi-schemas.ts';
+import { resolveRef, SpecSchemas } from '../../lib/openapi-schemas.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: bundled OpenAPI documents are walked generically.
 type Node = Record<string, any>;
@@ -57,15 +57,7 @@ class AnswerCache {
   }
 }
 
-const deref = (spec: Node, node: Node | undefined): Node | undefined => {
-  let n = node;
-  while (n?.$ref)
-    n = (n.$ref as string)
-      .slice(2)
-      .split('/')
-      .reduce((acc: Node, k: string) => acc?.[k.replaceAll('~1', '/')], spec);
-  return n;
-};
+const deref = resolveRef;
 
 /** Query and path values arrive as strings; turn them into what their schema says before validating. */
 function coerce(value: unknown, schema: Node | undefined): unknown {

@@ -23,7 +23,8 @@ export interface Fault {
   latencyMs: number | null;
 }
 
-const apiOf = (path: string): JournalRecord['api'] =>
+/** Which API a request path belongs to. */
+export const apiOf = (path: string): JournalRecord['api'] =>
   path.startsWith('/openapi/v1')
     ? 'v1'
     : path.startsWith('/api/v2')

@@ -2,6 +2,8 @@
 // v2's names for platform records, query parameters judged by their own schemas, references that
 // must exist, and hand-built multipart bodies for the upload. The generation and the schema-driven
 // mutations themselves are fuzz-inputs.ts's; nothing here talks to the mock.
+
+import { minimalPdf } from '../../conformance/fixtures.ts';
 import { MAX_UPLOAD_BYTES } from '../../lib/file-types.ts';
 import {
   type BodyCase,
@@ -364,27 +366,7 @@ function zip(entries: [string, string][]): Buffer {
 }
 
 /** A one-page PDF with real text and a correct cross-reference table. */
-function pdf(text: string): Buffer {
-  const stream = `BT /F1 18 Tf 20 100 Td (${text}) Tj ET`;
-  const objects = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 400 144] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
-    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
-  ];
-  let out = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  objects.forEach((o, i) => {
-    offsets.push(out.length);
-    out += `${i + 1} 0 obj\n${o}\nendobj\n`;
-  });
-  const xref = out.length;
-  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  for (const o of offsets) out += `${String(o).padStart(10, '0')} 00000 n \n`;
-  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(out, 'latin1');
-}
+const pdf = minimalPdf;
 
 const DOCX_FILES: [string, string][] = [
   [

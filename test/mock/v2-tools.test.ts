@@ -4,6 +4,7 @@
 // openapi/v2 by the harness: a handler that drifts from the contract fails here with a 500.
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { minimalPdf } from '../../conformance/fixtures.ts';
 import { type Harness, startHarness } from './harness.ts';
 
 type Reply = { status: number; body: any; headers: Headers };
@@ -37,27 +38,7 @@ function expectError(reply: Reply, status: number, code: string): void {
 
 // Source files, made here: a minimal valid PDF with one text object, a DOCX (a zip holding
 // word/document.xml and [Content_Types].xml, enough for mammoth), and images by their magic bytes.
-function pdfWith(text: string): Buffer {
-  const stream = `BT /F1 18 Tf 20 100 Td (${text}) Tj ET`;
-  const objects = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 144] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
-    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
-  ];
-  let pdf = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  objects.forEach((o, i) => {
-    offsets.push(pdf.length);
-    pdf += `${i + 1} 0 obj\n${o}\nendobj\n`;
-  });
-  const xref = pdf.length;
-  pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  pdf += offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('');
-  pdf += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(pdf, 'latin1');
-}
+const pdfWith = minimalPdf;
 
 async function docxWith(text: string): Promise<Buffer> {
   const zip = new JSZip();
