@@ -13,10 +13,6 @@ const commands = {
     help: 'check a deployment against the contracts (--help for options)',
   },
   docs: { script: 'scripts/build-docs.ts', help: 'build the static docs site into docs/site/' },
-  'docs-serve': {
-    script: 'scripts/serve-docs.ts',
-    help: 'build the docs site and serve it on http://127.0.0.1:4010',
-  },
   generate: { script: 'scripts/generate.ts', help: 'regenerate types and bundled specs into generated/' },
   lint: { script: 'scripts/lint.ts', help: 'lint the contracts and the code' },
   mcp: {
@@ -35,8 +31,9 @@ if (!command) {
   const list = Object.entries(commands)
     .map(([n, c]) => `  ${n.padEnd(12)} ${c.help}`)
     .join('\n');
-  console.error(`usage: lmskit <command> [options]\n\ncommands:\n${list}`);
-  process.exit(name && name !== 'help' && name !== '--help' ? 2 : 0);
+  const asked = !name || ['help', '--help', '-h'].includes(name);
+  (asked ? console.log : console.error)(`usage: lmskit <command> [options]\n\ncommands:\n${list}`);
+  process.exit(asked ? 0 : 2);
 }
 process.argv = [process.argv[0], join(root, command.script), ...args];
 register();

@@ -1,7 +1,7 @@
 // `npx lmskit conformance`: run the suite against a deployment (issue #6 item 1). Options come from
 // flags, then a JSON config file (--config), then LMSKIT_* environment variables.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { parseCommandLine, usageError } from '../lib/cli.ts';
 import { ALL_CHECKS } from './checks/index.ts';
 import type { ConformanceConfig } from './context.ts';
 import { toHtml } from './reporters/html.ts';
@@ -26,8 +26,8 @@ const HELP = `usage: lmskit conformance --base-url URL [options]
   --list                list the checks and exit
 `;
 
-const { values } = parseArgs({
-  options: {
+const values = parseCommandLine(
+  {
     'base-url': { type: 'string' },
     'api-key': { type: 'string' },
     'mcp-key': { type: 'string', multiple: true },
@@ -40,20 +40,21 @@ const { values } = parseArgs({
     report: { type: 'string' },
     config: { type: 'string' },
     list: { type: 'boolean' },
-    help: { type: 'boolean' },
   },
-});
-if (values.help) {
-  console.log(HELP);
-  process.exit(0);
-}
+  HELP,
+);
 if (values.list) {
   for (const c of ALL_CHECKS) console.log(`${c.level.padEnd(6)} ${c.id.padEnd(48)} ${c.source}`);
   process.exit(0);
 }
 
 type FileConfig = Partial<ConformanceConfig> & { report?: string };
-const file: FileConfig = values.config ? JSON.parse(readFileSync(values.config, 'utf8')) : {};
+let file: FileConfig = {};
+try {
+  if (values.config) file = JSON.parse(readFileSync(values.config, 'utf8'));
+} catch (error) {
+  usageError(`cannot read the config file ${values.config}: ${(error as Error).message}`, HELP);
+}
 const env = process.env;
 const config: ConformanceConfig = {
   baseUrl: values['base-url'] ?? file.baseUrl ?? env.LMSKIT_BASE_URL ?? '',
@@ -69,10 +70,7 @@ const config: ConformanceConfig = {
   rate: Number(values.rate ?? file.rate ?? env.LMSKIT_RATE ?? 0),
   expertUserId: values['expert-user'] ?? file.expertUserId,
 };
-if (!config.baseUrl) {
-  console.error(`lmskit conformance: --base-url is required\n\n${HELP}`);
-  process.exit(2);
-}
+if (!config.baseUrl) usageError('lmskit conformance: --base-url is required', HELP);
 
 const reports = Object.fromEntries(
   (values.report ?? file.report ?? '')
@@ -81,10 +79,8 @@ const reports = Object.fromEntries(
     .map((part) => part.split('=') as [string, string]),
 );
 for (const kind of Object.keys(reports)) {
-  if (!['junit', 'json', 'html'].includes(kind)) {
-    console.error(`lmskit conformance: unknown report kind ${kind} (junit, json, html)`);
-    process.exit(2);
-  }
+  if (!['junit', 'json', 'html'].includes(kind))
+    usageError(`lmskit conformance: unknown report kind ${kind} (junit, json, html)`, HELP);
 }
 
 console.log(`lmskit conformance against ${config.baseUrl}${config.mcpUrl ? ` and ${config.mcpUrl}` : ''}`);
@@ -92,7 +88,11 @@ const report = await runChecks(ALL_CHECKS, config, (r, i, n) => console.log(prog
 console.log(`\n${summary(report)}`);
 const writers = { junit: toJunit, json: toJson, html: toHtml } as const;
 for (const [kind, path] of Object.entries(reports)) {
-  writeFileSync(path, writers[kind as keyof typeof writers](report));
-  console.log(`${kind} report: ${path}${existsSync(path) ? '' : ' (not written)'}`);
+  try {
+    writeFileSync(path, writers[kind as keyof typeof writers](report));
+    console.log(`${kind} report: ${path}`);
+  } catch (error) {
+    console.error(`${kind} report not written to ${path}: ${(error as Error).message}`);
+  }
 }
 process.exit(exitCode(report));

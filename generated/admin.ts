@@ -697,7 +697,7 @@ export interface components {
         /** @description The time to set the clock to. */
         SetClockRequest: {
             /**
-             * @description The new virtual time, Unix seconds.
+             * @description The new virtual time, Unix seconds (up to the end of year 9999).
              * @example 1769904000
              */
             now: number;

@@ -4,11 +4,11 @@
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { marked } from 'marked';
-import { API_NAMES, type ApiName, bundlePath, ROOT } from './paths.ts';
+import { API_NAMES, type ApiName, bundlePath, DOCS_SITE_DIR, ROOT } from './paths.ts';
 import { buildApiPage } from './redocly.ts';
 import { loadToolIndex, loadTools, type ToolDefinition } from './tool-schemas.ts';
 
-export const DOCS_SITE_DIR = join(ROOT, 'docs', 'site');
+export { DOCS_SITE_DIR };
 
 export const API_TITLES: Record<ApiName, string> = {
   v1: 'Integration REST API (v1)',

@@ -8,8 +8,9 @@ export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const API_NAMES = ['v1', 'v2', 'admin'] as const;
 export type ApiName = (typeof API_NAMES)[number];
 
-export const specRoot = (api: ApiName) => join(ROOT, 'openapi', api, 'openapi.yaml');
 export const GENERATED_DIR = join(ROOT, 'generated');
 /** The one-file bundle of an API that the other parts load at run time. */
 export const bundlePath = (api: ApiName, dir = GENERATED_DIR) => join(dir, 'openapi', `${api}.json`);
 export const TOOL_SCHEMA_DIR = join(ROOT, 'mcp-schema');
+/** Where `npm run docs` writes the site (git-ignored); the mock serves it at /docs. */
+export const DOCS_SITE_DIR = join(ROOT, 'docs', 'site');

@@ -15,6 +15,8 @@ export interface BackendArg {
   in: 'path' | 'query' | 'body' | 'multipart';
   name: string;
   wrap?: 'array';
+  /** `file`: the value is a local path whose content is sent as the part. */
+  as?: 'file';
 }
 
 export interface BackendCall {

@@ -18,6 +18,8 @@ export interface BackendOptions {
   /** A 429 that asks to wait longer than this is reported at once (a daily quota will not clear in seconds). */
   maxRetryWaitMs?: number;
   maxRetries?: number;
+  /** How long one request may take. */
+  timeoutMs?: number;
   /** Wait function, replaceable in tests. */
   sleep?: (ms: number) => Promise<void>;
 }
@@ -45,6 +47,7 @@ export class Backend {
   private readonly backoffMs: number;
   private readonly maxRetryWaitMs: number;
   private readonly maxRetries: number;
+  private readonly timeoutMs: number;
   private readonly sleep: (ms: number) => Promise<void>;
 
   constructor(options: BackendOptions) {
@@ -53,6 +56,7 @@ export class Backend {
     this.backoffMs = options.backoffMs ?? 500;
     this.maxRetryWaitMs = options.maxRetryWaitMs ?? 30_000;
     this.maxRetries = options.maxRetries ?? 3;
+    this.timeoutMs = options.timeoutMs ?? 30_000;
     this.sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
   }
 
@@ -67,7 +71,25 @@ export class Backend {
         headers['content-type'] = 'application/json';
         body = JSON.stringify(req.body);
       }
-      const response = await fetch(url, { method: req.method, headers, body });
+      let response: Response;
+      try {
+        response = await fetch(url, {
+          method: req.method,
+          headers,
+          body,
+          signal: AbortSignal.timeout(this.timeoutMs),
+        });
+      } catch (error) {
+        const reason =
+          (error as Error).name === 'TimeoutError'
+            ? `no answer within ${this.timeoutMs / 1000} s`
+            : (error as Error).message;
+        return {
+          status: 503,
+          body: { error: `cannot reach ${this.baseUrl}: ${reason}`, code: 'BACKEND_UNREACHABLE' },
+          retries,
+        };
+      }
       const text = await response.text();
       let parsed: unknown = text;
       try {

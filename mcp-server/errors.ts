@@ -59,6 +59,10 @@ export function explainFailure(tool: ToolDefinition, answer: BackendAnswer): str
       if (code === 'MCP_AUTH_RATE_LIMITED')
         return `Too many failed authentications from this address: ${said}`;
       return `The platform is rate-limiting this key${answer.retries ? ` (retried ${answer.retries} times)` : ''}: ${said || 'too many requests'}. Wait, then try again.`;
+    case 503:
+      if (code === 'BACKEND_UNREACHABLE')
+        return `The platform could not be reached (${said}). Try again later; if it persists, check the tool server's --base-url.`;
+      return `The platform answered 503${said ? `: ${said}` : ''}. Try again later.`;
     default:
       return `The platform answered ${answer.status}${said ? `: ${said}` : ''}. Try again later; if it persists, tell your administrator.`;
   }

@@ -30,6 +30,12 @@ const LOCAL_ORIGIN = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/;
 export function createHttpApp(options: HttpOptions) {
   const app = createMcpExpressApp({ host: options.host });
   const lists = new Map<string, { names: string[]; at: number }>();
+  /** The tool lists of the last 1 000 keys, oldest out first. */
+  const remember = (id: string, names: string[]) => {
+    lists.delete(id);
+    lists.set(id, { names, at: Date.now() });
+    if (lists.size > 1000) lists.delete(lists.keys().next().value as string);
+  };
   const ttl = options.toolListTtlMs ?? 5000;
 
   app.use('/mcp', (req: Request, res: Response, next: NextFunction) => {
@@ -51,7 +57,7 @@ export function createHttpApp(options: HttpOptions) {
       version: options.version,
       refreshMs: ttl,
       ...(known ? { known } : {}),
-      onRefresh: (names) => lists.set(id, { names, at: Date.now() }),
+      onRefresh: (names) => remember(id, names),
     });
     // A key not seen lately is checked first: a refused key is told so, rather than shown no tools.
     if (!known || Date.now() - known.at > ttl) {
@@ -68,6 +74,14 @@ export function createHttpApp(options: HttpOptions) {
       void toolServer.server.close();
     });
     try {
+      // A key not seen lately is checked first: a refused key is told so, rather than shown no tools.
+      if (!known || Date.now() - known.at > ttl) {
+        await toolServer.refresh(false);
+        if (toolServer.status === 401) {
+          lists.delete(id);
+          return rpcError(res, 401, -32001, toolServer.problem ?? 'The MCP key is invalid or revoked.');
+        }
+      }
       await toolServer.server.connect(transport);
       await transport.handleRequest(req, res, req.body);
     } catch (error) {

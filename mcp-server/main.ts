@@ -2,8 +2,8 @@
 // from --key or LMSKIT_MCP_KEY), or Streamable HTTP at /mcp with --http (each request brings its key).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { parseCommandLine, portOf, usageError } from '../lib/cli.ts';
 import { ROOT } from '../lib/paths.ts';
 import { Backend } from './backend.ts';
 import { createHttpApp } from './http.ts';
@@ -20,21 +20,18 @@ const HELP = `usage: lmskit mcp [--http] [options]
   --allow-origin O    an Origin besides localhost's that may call the HTTP server (repeatable)
 `;
 
-const { values } = parseArgs({
-  options: {
+const values = parseCommandLine(
+  {
     'base-url': { type: 'string', default: process.env.LMSKIT_BASE_URL ?? 'http://127.0.0.1:4010' },
     key: { type: 'string', default: process.env.LMSKIT_MCP_KEY },
     http: { type: 'boolean', default: false },
     port: { type: 'string', default: process.env.LMSKIT_MCP_PORT ?? '4020' },
     host: { type: 'string', default: '127.0.0.1' },
     'allow-origin': { type: 'string', multiple: true, default: [] },
-    help: { type: 'boolean', default: false },
   },
-});
-if (values.help) {
-  console.log(HELP);
-  process.exit(0);
-}
+  HELP,
+);
+const port = portOf(values.port, HELP);
 
 const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version as string;
 const runner = new ToolRunner();
@@ -48,22 +45,19 @@ if (values.http) {
     host: values.host,
     allowedOrigins: values['allow-origin'],
   });
-  const server = app.listen(Number(values.port), values.host, () => {
+  const server = app.listen(port, values.host, () => {
     console.log(
-      `lmskit MCP server (Streamable HTTP) on http://${values.host}:${values.port}/mcp, backend ${baseUrl}/api/v2`,
+      `lmskit MCP server (Streamable HTTP) on http://${values.host}:${port}/mcp, backend ${baseUrl}/api/v2`,
     );
   });
   server.on('error', (error) => {
-    console.error(`cannot listen on ${values.host}:${values.port}: ${error.message}`);
+    console.error(`cannot listen on ${values.host}:${port}: ${error.message}`);
     process.exit(1);
   });
   for (const signal of ['SIGINT', 'SIGTERM'] as const)
     process.on(signal, () => server.close(() => process.exit(0)));
 } else {
-  if (!values.key) {
-    console.error('lmskit mcp: no MCP key; pass --key or set LMSKIT_MCP_KEY');
-    process.exit(2);
-  }
+  if (!values.key) usageError('lmskit mcp: no MCP key; pass --key or set LMSKIT_MCP_KEY', HELP);
   const toolServer = new ToolServer({ backend: new Backend({ baseUrl, key: values.key }), runner, version });
   const names = await toolServer.refresh(false);
   // stdout belongs to the protocol: everything else goes to stderr.

@@ -82,24 +82,24 @@ export class ToolServer {
         const why = this.problem ?? 'Call tools/list for the tools this key may use.';
         throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}. ${why}`);
       }
-      const result = await options.runner.call(tool, (args ?? {}) as Args, options.backend);
-      // A refusal for licence, scope or key reasons means the offered list may be stale.
-      const text = result.content[0]?.type === 'text' ? result.content[0].text : '';
-      if (
-        result.isError &&
-        !text.startsWith('Invalid arguments') &&
-        /key|licen|workspace|scope|enabled/i.test(text)
-      ) {
-        await this.refresh(true);
-      }
+      const { result, status } = await options.runner.call(tool, (args ?? {}) as Args, options.backend);
+      // A refusal of the key or of the licence (401, 402, 403) means the offered list may be stale.
+      if (status === 401 || status === 402 || status === 403) await this.refresh(true);
       return result;
     });
   }
 
   /** Reads the tool list again; tells the client when it changed. */
   async refresh(notify = true): Promise<string[]> {
-    const { names, problem, status } = await fetchToolNames(this.options.backend, this.options.runner);
+    const {
+      names: fetched,
+      problem,
+      status,
+    } = await fetchToolNames(this.options.backend, this.options.runner);
     this.status = status;
+    // Only the backend's word on the key (200, or a refusal of it) changes the list; a passing 429,
+    // 5xx or network failure keeps the tools the agent had.
+    const names = status === 200 || status === 401 || status === 402 || status === 403 ? fetched : this.names;
     const changed = names.join() !== this.names.join();
     this.names = names;
     this.problem = problem;

@@ -5,7 +5,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { basename, isAbsolute } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
-import { ALLOWED_TYPES, detectType, MAX_UPLOAD_BYTES } from '../lib/file-types.ts';
+import { detectType, MAX_UPLOAD_BYTES } from '../lib/file-types.ts';
 import { type BackendCall, createToolAjv, loadTools, type ToolDefinition } from '../lib/tool-schemas.ts';
 import type { Backend, BackendAnswer, BackendRequest } from './backend.ts';
 import { explainFailure } from './errors.ts';
@@ -117,7 +117,7 @@ async function buildRequest(
     else if (arg.in === 'body') setPath(body, arg.name, wire);
     else {
       form ??= new FormData();
-      if ((arg as { as?: string }).as === 'file') {
+      if (arg.as === 'file') {
         const file = await readUpload(String(value));
         if (typeof file === 'string') return file;
         form.append(arg.name, new Blob([new Uint8Array(file.data)], { type: file.type }), file.name);
@@ -158,10 +158,16 @@ export class ToolRunner {
     return [...(choice ? [choice] : []), ...describe(errors)];
   }
 
-  async call(tool: ToolDefinition, rawArgs: Args, backend: Backend): Promise<ToolResult> {
+  /** Runs a tool; `status` is the backend's, when a backend call refused. */
+  async call(
+    tool: ToolDefinition,
+    rawArgs: Args,
+    backend: Backend,
+  ): Promise<{ result: ToolResult; status?: number }> {
     const args = structuredClone(rawArgs ?? {});
     const problems = this.check(tool, args);
-    if (problems.length) return failure(`Invalid arguments for ${tool.name}: ${problems.join('; ')}.`);
+    if (problems.length)
+      return { result: failure(`Invalid arguments for ${tool.name}: ${problems.join('; ')}.`) };
 
     const results: unknown[] = [];
     let previous: unknown;
@@ -170,9 +176,9 @@ export class ToolRunner {
       const items = call.each ? (args[call.each] as unknown[]) : [undefined];
       for (const item of items) {
         const request = await buildRequest(call, args, item, previous);
-        if (typeof request === 'string') return failure(request);
+        if (typeof request === 'string') return { result: failure(request) };
         const answer = await backend.request(request);
-        if (!ok(answer)) return failure(explainFailure(tool, answer));
+        if (!ok(answer)) return { result: failure(explainFailure(tool, answer)), status: answer.status };
         previous = answer.body;
         if (call.each) results.push(answer.body);
       }
@@ -184,12 +190,17 @@ export class ToolRunner {
 
     const validate = this.outputs.get(tool.name) as ValidateFunction;
     if (!validate(structured)) {
-      return failure(
-        `The platform's answer to ${tool.name} does not match the tool's output schema (${describe(validate.errors ?? []).join('; ')}); the backend departs from the contract.`,
-      );
+      return {
+        result: failure(
+          `The platform's answer to ${tool.name} does not match the tool's output schema (${describe(validate.errors ?? []).join('; ')}); the backend departs from the contract.`,
+        ),
+      };
     }
-    return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
+    return {
+      result: {
+        content: [{ type: 'text', text: JSON.stringify(structured) }],
+        structuredContent: structured,
+      },
+    };
   }
 }
-
-export { ALLOWED_TYPES };

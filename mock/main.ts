@@ -3,8 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
-import { ROOT } from '../lib/paths.ts';
+import { parseCommandLine, portOf, usageError } from '../lib/cli.ts';
+import { DOCS_SITE_DIR, ROOT } from '../lib/paths.ts';
 import { createApp } from './app.ts';
 import { VirtualClock } from './domain/clock.ts';
 import { hashKey } from './domain/mcp-keys.ts';
@@ -27,8 +27,8 @@ const HELP = `usage: lmskit mock [options]
   --rate-limit N      /api/v2 requests per MCP key per minute (LMSKIT_RATE_LIMIT, default 120; 0 = off)
 `;
 
-const { values } = parseArgs({
-  options: {
+const values = parseCommandLine(
+  {
     port: { type: 'string', default: process.env.LMSKIT_PORT ?? '4010' },
     host: { type: 'string', default: process.env.LMSKIT_HOST ?? '127.0.0.1' },
     'admin-token': { type: 'string', default: process.env.LMSKIT_ADMIN_TOKEN },
@@ -37,23 +37,26 @@ const { values } = parseArgs({
     'seed-scale': { type: 'string' },
     'frozen-clock': { type: 'boolean', default: false },
     'rate-limit': { type: 'string', default: process.env.LMSKIT_RATE_LIMIT ?? '120' },
-    help: { type: 'boolean', default: false },
   },
-});
-if (values.help) {
-  console.log(HELP);
-  process.exit(0);
-}
-if (!SEEDS[values.seed]) {
-  console.error(`unknown seed ${values.seed}; known: ${Object.keys(SEEDS).join(', ')}`);
-  process.exit(2);
-}
+  HELP,
+);
+if (!SEEDS[values.seed])
+  usageError(`unknown seed ${values.seed}; known: ${Object.keys(SEEDS).join(', ')}`, HELP);
+const port = portOf(values.port, HELP);
+const rateLimit = Number(values['rate-limit']);
+if (!Number.isInteger(rateLimit) || rateLimit < 0)
+  usageError(`--rate-limit takes a whole number ≥ 0, not ${values['rate-limit']}`, HELP);
 
 const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version as string;
 const adminToken = values['admin-token'] || randomBytes(16).toString('hex');
 let seeds = loadSeed;
 if (values['seed-scale']) {
-  const sizes = parseScale(values['seed-scale']);
+  let sizes: ReturnType<typeof parseScale>;
+  try {
+    sizes = parseScale(values['seed-scale']);
+  } catch (error) {
+    usageError((error as Error).message, HELP);
+  }
   seeds = (name) => (name === 'scale' ? { now: START, tenants: [scaleTenant(sizes)] } : loadSeed(name));
 }
 const seed = seeds(values['seed-scale'] ? 'scale' : values.seed);
@@ -75,18 +78,18 @@ if (stateFile) {
 }
 
 const { app } = createApp({
-  docsDir: join(ROOT, 'docs', 'site'),
+  docsDir: DOCS_SITE_DIR,
   platform,
   adminToken,
   version,
+  limits: { requestsPerMinute: rateLimit },
   onStateReplaced: () => stateFile?.compact(platform),
 });
-const site = join(ROOT, 'docs', 'site');
 const dispatcher = new WebhookDispatcher(platform);
 dispatcher.start();
 
-const server: Server = app.listen(Number(values.port), values.host, () => {
-  const base = `http://${values.host}:${values.port}`;
+const server: Server = app.listen(port, values.host, () => {
+  const base = `http://${values.host}:${port}`;
   const demo = platform.tenants.get(DEMO_TENANT);
   const keys = DEMO_KEYS.filter((k) => {
     const record = demo?.mcpKeys.get(k.id);
@@ -101,7 +104,7 @@ const server: Server = app.listen(Number(values.port), values.host, () => {
     ...(demo ? [`  tenant ${demo.id}: X-API-KEY ${demo.siteApiKey}`] : []),
     ...keys.map((k) => `  MCP key (${k.scopes.join('+')}, ${k.userApiId}): X-MCP-Key ${demoMcpKey(k.name)}`),
     `  admin token: Authorization: Bearer ${adminToken}`,
-    `  docs: ${existsSync(join(site, 'index.html')) ? `${base}/docs/` : 'run `npm run docs`, then open docs/site/index.html'}`,
+    `  docs: ${existsSync(join(DOCS_SITE_DIR, 'index.html')) ? `${base}/docs/` : 'run `npm run docs`, then open docs/site/index.html'}`,
     `  state: ${stateFile ? stateFile.path : 'in memory (use --state-file to keep it)'}`,
     '',
     `try: curl -H 'X-API-KEY: ${demo?.siteApiKey ?? '<key>'}' ${base}/openapi/v1/courses`,
@@ -109,7 +112,7 @@ const server: Server = app.listen(Number(values.port), values.host, () => {
   console.log(lines.join('\n'));
 });
 server.on('error', (error) => {
-  console.error(`cannot listen on ${values.host}:${values.port}: ${error.message}`);
+  console.error(`cannot listen on ${values.host}:${port}: ${error.message}`);
   process.exit(1);
 });
 

@@ -31,6 +31,9 @@ export function recordUpload(
   input: { sessionId?: string; filename: string; mimeType: string; size: number; chunks: string[] },
   at: number,
 ) {
+  // A session is made by the first upload; a later upload names it to add a file to it.
+  if (input.sessionId !== undefined && !t.uploads.has(input.sessionId))
+    throw notFound(`upload session ${input.sessionId}`);
   const sessionId = input.sessionId ?? `ses_${t.nextId('session')}`;
   let session = t.uploads.get(sessionId);
   if (!session) {

@@ -45,4 +45,7 @@ export const DAY = 86_400;
 /** UTC day number of a Unix time: the unit of daily quotas. */
 export const utcDay = (seconds: number) => Math.floor(seconds / DAY);
 
-export const toIso = (seconds: number) => new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
+export const toIso = (seconds: number) => {
+  const date = new Date(seconds * 1000);
+  return Number.isNaN(date.getTime()) ? 'out of range' : date.toISOString().replace('.000Z', 'Z');
+};

@@ -337,19 +337,20 @@ export const COMMANDS = {
   updateAiSettings: (p: Platform, a: { tenantId: string; patch: Partial<AiSettings> }) =>
     updateAiSettings(p.tenant(a.tenantId), a.patch),
 
+  // These move the clock itself: they answer the clock's new time, not the instant they started at.
   advanceClock: (p: Platform, a: { seconds: number }) => {
     p.clock.advance(a.seconds);
-    return p.now();
+    return p.clock.now();
   },
 
   setClock: (p: Platform, a: { now: number }) => {
     p.clock.set(a.now);
-    return p.now();
+    return p.clock.now();
   },
 
   reset: (p: Platform, a: { seed: string }) => {
     p.load(p.seeds(a.seed));
-    return p.now();
+    return p.clock.now();
   },
 };
 
@@ -375,14 +376,27 @@ export class Platform {
   private readonly bySiteKey = new Map<string, TenantState>();
   private journal: ((entry: JournalEntry) => void) | null = null;
   private readonly eventListeners = new Set<(tenant: TenantState, events: PlatformEvent[]) => void>();
+  private readonly loadListeners = new Set<() => void>();
 
   constructor(
     readonly clock: VirtualClock,
     readonly seeds: SeedLoader,
   ) {}
 
+  /** While a command runs, the time it started: a command sees one instant, as its replay will. */
+  private heldNow: number | null = null;
+
   now(): number {
-    return this.clock.now();
+    return this.heldNow ?? this.clock.now();
+  }
+
+  private atInstant<T>(at: number, action: () => T): T {
+    this.heldNow = at;
+    try {
+      return action();
+    } finally {
+      this.heldNow = null;
+    }
   }
 
   tenant(id: string): TenantState {
@@ -400,7 +414,7 @@ export class Platform {
     const at = this.now();
     const eventCounts = new Map([...this.tenants].map(([id, t]) => [id, t.events.length]));
     const command = COMMANDS[name] as (p: Platform, a: CommandArgs<N>) => CommandResult<N>;
-    const result = command(this, args);
+    const result = this.atInstant(at, () => command(this, args));
     this.version++;
     this.journal?.({ t: name, a: journalled(args), at });
     for (const [id, tenant] of this.tenants) {
@@ -414,7 +428,7 @@ export class Platform {
   replay(entry: JournalEntry): void {
     this.clock.set(entry.at);
     const command = COMMANDS[entry.t] as (p: Platform, a: unknown) => unknown;
-    command(this, entry.a);
+    this.atInstant(entry.at, () => command(this, entry.a));
   }
 
   setJournal(journal: ((entry: JournalEntry) => void) | null): void {
@@ -431,15 +445,23 @@ export class Platform {
    * keep (a seed built for it, at a size where a copy would double the start time).
    */
   load(state: { now: number; tenants: TenantData[] }, adopt = false): void {
+    // Build everything first: a state that cannot be read leaves the current one as it was.
+    const tenants = state.tenants.map((data) => new TenantState(adopt ? data : structuredClone(data)));
     this.version++;
     this.tenants.clear();
     this.bySiteKey.clear();
-    for (const data of state.tenants) {
-      const tenant = new TenantState(adopt ? data : structuredClone(data));
+    for (const tenant of tenants) {
       this.tenants.set(tenant.id, tenant);
       this.bySiteKey.set(tenant.siteApiKey, tenant);
     }
     this.clock.set(state.now);
+    for (const listener of this.loadListeners) listener();
+  }
+
+  /** Called after the whole state was replaced (reset, snapshot import). */
+  onLoad(listener: () => void): () => void {
+    this.loadListeners.add(listener);
+    return () => this.loadListeners.delete(listener);
   }
 
   snapshot(): Snapshot {

@@ -164,9 +164,10 @@ export function contractRouter(options: ContractRouterOptions): Router {
             res.status(200).set('content-type', hit.type).send(hit.body);
             return;
           }
+          // Installed first, so that the contract check (outermost) runs before anything is kept.
+          if (key) rememberAnswer(res, (answer) => cache.set(key, answer));
           if (options.onResponseMismatch)
             checkResponses(res, operation, schemas, path, method, options.onResponseMismatch);
-          if (key) rememberAnswer(res, (answer) => cache.set(key, answer));
           await handler(req, res, input);
         } catch (error) {
           next(error);

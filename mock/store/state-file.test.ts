@@ -169,7 +169,7 @@ describe('StateFile: damaged lines are reported and skipped', () => {
     ['a wrong checksum', (line) => `${line.slice(0, line.lastIndexOf('\t'))}\t00000000`],
     ['a changed payload', (line) => line.replace('"Support"', '"Suppurt"')],
   ])(
-    'skips a line with %s, reports it, and keeps the writes before and after it (state-file.ts: CRC32 per line)',
+    'stops at a line with %s: the writes before it are kept, the rest is not replayed onto the wrong state, and the file is kept aside (state-file.ts: CRC32 per line)',
     (_, damage) => {
       const first = start();
       for (const command of WRITES) run(first.platform, command);
@@ -181,10 +181,12 @@ describe('StateFile: damaged lines are reported and skipped', () => {
       writeFileSync(path, `${all.join('\n')}\n`);
 
       const second = start();
-      expect(second.report.skipped).toEqual([{ line: 4, reason: expect.stringMatching(/checksum/) }]);
-      expect(second.report.replayed).toBe(WRITES.length - 1);
-      expect(snapshotText(second.platform)).toBe(reference(WRITES.filter((_w, i) => i !== 2)));
-      expect([...second.platform.tenant('demo').groups.values()].map((g) => g.name)).not.toContain('Support');
+      expect(second.report.skipped[0]).toEqual({ line: 4, reason: expect.stringMatching(/checksum/) });
+      expect(second.report.skipped[1]?.reason).toMatch(/not replayed/);
+      expect(second.report.replayed).toBe(2);
+      expect(snapshotText(second.platform)).toBe(reference(WRITES.slice(0, 2)));
+      expect(second.report.keptAside).toBeDefined();
+      expect(readFileSync(second.report.keptAside as string, 'utf8')).toBe(`${all.join('\n')}\n`);
     },
   );
 

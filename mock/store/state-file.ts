@@ -5,7 +5,8 @@
 //
 // Every command that succeeded is appended (synchronously, before the HTTP answer leaves), so a
 // write that was acknowledged survives `kill -9`. At start the snapshot is loaded and the commands
-// replayed; a line that is truncated or fails its checksum is reported and skipped, never fatal.
+// replayed. A torn last line (a write cut off before it was acknowledged) is reported and dropped; an
+// unreadable line elsewhere stops the replay there and the file is kept aside. Never fatal.
 // Compaction writes a new snapshot to a temporary file and renames it over the old one.
 import {
   closeSync,
@@ -23,7 +24,7 @@ import type { JournalEntry, Platform, Snapshot } from '../domain/platform.ts';
 export interface OpenReport {
   /** Commands replayed from the journal. */
   replayed: number;
-  /** Lines that could not be read (truncated tail, bad checksum, a command that no longer applies). */
+  /** Lines not replayed: a torn last line, or an unreadable line and everything after it. */
   skipped: { line: number; reason: string }[];
   /** True when the file did not exist (or was empty) and was started from the current state. */
   created: boolean;
@@ -62,7 +63,8 @@ export class StateFile {
     const lines = text.split('\n');
     if (lines.at(-1) === '') lines.pop();
     let loaded = false;
-    lines.forEach((line, i) => {
+    let damaged = false;
+    for (const [i, line] of lines.entries()) {
       try {
         const value = parseLine(line) as { snapshot?: Snapshot } & JournalEntry;
         if (i === 0) {
@@ -75,11 +77,21 @@ export class StateFile {
         }
       } catch (error) {
         report.skipped.push({ line: i + 1, reason: (error as Error).message });
+        // A torn last line is a write that was never acknowledged. Anything else means the commands
+        // after it would replay onto the wrong state: stop there and keep the file for a person.
+        if (i < lines.length - 1 || i === 0) {
+          damaged = true;
+          if (i < lines.length - 1)
+            report.skipped.push({
+              line: i + 2,
+              reason: `not replayed: lines ${i + 2}–${lines.length} follow an unreadable line`,
+            });
+          break;
+        }
       }
-    });
+    }
     report.created = !loaded;
-    if (!loaded && text) {
-      // The snapshot itself was unreadable: keep the file aside instead of overwriting it.
+    if (damaged) {
       report.keptAside = `${this.path}.corrupt-${Date.now()}`;
       copyFileSync(this.path, report.keptAside);
     }

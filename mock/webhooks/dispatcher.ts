@@ -21,6 +21,7 @@ export const signature = (secret: string, body: string) =>
 export class WebhookDispatcher {
   private readonly timers = new Set<NodeJS.Timeout>();
   private unsubscribe: (() => void) | null = null;
+  private unsubscribeLoad: (() => void) | null = null;
   private readonly maxAttempts: number;
   private readonly baseDelayMs: number;
   private readonly timeoutMs: number;
@@ -42,7 +43,12 @@ export class WebhookDispatcher {
           this.schedule(tenant.id, d.id, 0);
       }
     });
-    // Deliveries a previous run left pending.
+    // Deliveries a previous run — or a reset or imported snapshot — left pending.
+    this.resumePending();
+    this.unsubscribeLoad = this.platform.onLoad(() => this.resumePending());
+  }
+
+  private resumePending(): void {
     for (const tenant of this.platform.tenants.values()) {
       for (const d of tenant.deliveries.values())
         if (d.state === 'pending') this.schedule(tenant.id, d.id, 0);
@@ -51,6 +57,7 @@ export class WebhookDispatcher {
 
   stop(): void {
     this.unsubscribe?.();
+    this.unsubscribeLoad?.();
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
   }
@@ -109,8 +116,9 @@ export class WebhookDispatcher {
     error: string | null,
     ok: boolean,
   ): void {
-    // A reset or snapshot import may have replaced the state while the attempt was in flight.
-    if (!this.platform.tenants.get(tenantId)?.deliveries.has(delivery.id)) return;
+    // A reset or snapshot import may have replaced the state while the attempt was in flight: the
+    // attempt belongs to this very record, not to a new one that happens to reuse its id.
+    if (this.platform.tenants.get(tenantId)?.deliveries.get(delivery.id) !== delivery) return;
     const attempts = delivery.attempts.length + 1;
     const retry = !ok && attempts < this.maxAttempts;
     const delayMs = this.baseDelayMs * 2 ** (attempts - 1);
