@@ -1087,6 +1087,11 @@ export interface components {
         /** @description One course with structure, settings and publish state; field names and types assumed (the seed lists the content only: name, structure, settings, publish state). */
         CourseDetail: components["schemas"]["CourseSummary"] & {
             /**
+             * @description ISO 639-1 language of the content, when known — set on generated courses (the `language` option, or the prompt's language). Assumed field.
+             * @example de
+             */
+            language?: string;
+            /**
              * @description Long description; empty string when not set.
              * @example A one-hour introduction for every new employee.
              */

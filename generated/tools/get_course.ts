@@ -29,6 +29,10 @@ export interface GetCourseOutput {
    */
   annotation: string;
   /**
+   * ISO 639-1 language of the content, when known (set on generated courses).
+   */
+  language?: string;
+  /**
    * Course description.
    */
   description: string;

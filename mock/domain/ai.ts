@@ -196,6 +196,7 @@ export function settleJob(t: TenantState, jobId: string, now: number): Generatio
     updatedAt: job.completesAt,
     publishedAt: null,
     ownerId: job.userId,
+    language: generated.language,
     sharedWith: [],
     attachedFiles: [],
     settings: { sequential: true, hasCertificate: false, certificateValidDays: null, passingScore: 60 },

@@ -89,6 +89,8 @@ export interface Course {
   updatedAt: number;
   publishedAt: number | null;
   ownerId: number;
+  /** ISO 639-1 language of the content, when known (generated courses). */
+  language?: string;
   /** Users the course is shared with: they may edit it too. */
   sharedWith: number[];
   attachedFiles: { name: string; size: number; url: string; mime: string }[];

@@ -823,8 +823,19 @@ describe('AI tools (seed 000, AI tools; Generation job)', () => {
     const { courseId } = (await jobStatus(jobId, key)).body.result;
     const course = (await h.v2(`/courses/${courseId}`)).body;
     expect(course.name).toBe('Knots 101');
+    expect(course.language).toBe('en');
     expect(course.structure.elements.filter((e: any) => e.type === 'lesson')).toHaveLength(3);
     expectError(await generate({ prompt: 'x', options: { moduleCount: 0 } }, key), 400, 'VALIDATION_ERROR');
+  });
+
+  it("create_course_from_prompt: without the language option the course takes the prompt's language (seed 000: default the language of the prompt)", async () => {
+    const key = await keyOf(1);
+    const { jobId } = (
+      await generate({ prompt: 'Erstelle einen Kurs über die Sicherheit und das Verhalten bei Feuer' }, key)
+    ).body;
+    await advance(30);
+    const { courseId } = (await jobStatus(jobId, key)).body.result;
+    expect((await h.v2(`/courses/${courseId}`)).body.language).toBe('de');
   });
 
   it('create_course_from_files: generates from the uploaded text of the session; an unknown session answers 404', async () => {

@@ -34,6 +34,7 @@ export const courseSummary = (c: Course) => ({
 
 export const courseDetail = (c: Course) => ({
   ...courseSummary(c),
+  ...(c.language ? { language: c.language } : {}),
   description: c.description,
   isDraft: c.isDraft,
   createdAt: c.createdAt,
