@@ -146,7 +146,7 @@ export class Context {
   /** The MCP keys, with what their capabilities say. */
   keys: KeyInfo[] = [];
   private readonly memo = new Map<string, Promise<unknown>>();
-  private readonly cleanups: (() => Promise<unknown>)[] = [];
+  private readonly cleanups: (() => Promise<Exchange>)[] = [];
   /** A prefix unique to this run, for the names of the fixtures it creates. */
   readonly runId = `lmskit${Date.now().toString(36)}`;
 
@@ -201,7 +201,7 @@ export class Context {
   }
 
   /** Registers how to remove or neutralise a fixture; run after all checks, newest first. */
-  cleanup(action: () => Promise<unknown>): void {
+  cleanup(action: () => Promise<Exchange>): void {
     this.cleanups.push(action);
   }
 
@@ -209,7 +209,9 @@ export class Context {
     const problems: string[] = [];
     for (const action of this.cleanups.reverse()) {
       try {
-        await action();
+        const e = await action();
+        if (e.status >= 300)
+          problems.push(`a fixture was left behind: ${e.method} ${e.url} answered ${e.status}`);
       } catch (error) {
         problems.push((error as Error).message);
       }

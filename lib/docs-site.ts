@@ -4,6 +4,7 @@
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { marked } from 'marked';
+import { escapeHtml } from './html.ts';
 import { API_NAMES, type ApiName, bundlePath, DOCS_SITE_DIR, ROOT } from './paths.ts';
 import { buildApiPage } from './redocly.ts';
 import { loadToolIndex, loadTools, type ToolDefinition } from './tool-schemas.ts';
@@ -16,11 +17,7 @@ export const API_TITLES: Record<ApiName, string> = {
   admin: 'Mock admin API',
 };
 
-const html = (s: unknown) =>
-  String(s).replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
-  );
+const html = escapeHtml;
 
 const STYLE = `
   body { font: 15px/1.5 system-ui, sans-serif; margin: 0; color: #1d2230; }

@@ -3,12 +3,13 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { DomainError } from './domain/errors.ts';
 import type { Platform } from './domain/platform.ts';
-import { adminRouter, sendAdminError } from './http/admin/router.ts';
+import { adminRouter } from './http/admin/router.ts';
+import { sendError as sendErrorBody } from './http/error-body.ts';
 import { apiOf, Runtime } from './http/runtime.ts';
 import { sendV1Error, v1ErrorOf } from './http/v1/errors.ts';
 import { v1Router } from './http/v1/router.ts';
 import type { PipelineLimits } from './http/v2/pipeline/index.ts';
-import { sendV2Error, v2Router } from './http/v2/router.ts';
+import { v2Router } from './http/v2/router.ts';
 import { loadSpecs, type Specs } from './specs.ts';
 
 export interface AppOptions {
@@ -33,7 +34,7 @@ type Api = ReturnType<typeof apiOf>;
 /** Answers in the error shape of the API the request was for (v1 `{status, message}`, others `{error, code}`). */
 function sendError(req: Request, res: Response, status: number, code: string, message: string): void {
   if (apiOf(req.originalUrl) === 'v1') sendV1Error(res, { status, message });
-  else sendV2Error(res, { status, code, message });
+  else sendErrorBody(res, { status, code, message });
 }
 
 /** `{error, code}` statuses of the domain's errors (v2 and admin). */
@@ -54,7 +55,7 @@ export function createApp(options: AppOptions) {
       ? (res: Response, status: number, errors: string[], operation: Record<string, unknown>) => {
           const message = `Response ${status} of ${String(operation.operationId)} does not match the contract: ${errors.join('; ')}`;
           if (api === 'v1') sendV1Error(res.status(500), { status: 500, message });
-          else sendAdminError(res, 500, 'CONTRACT_VIOLATION', message);
+          else sendErrorBody(res, { status: 500, code: 'CONTRACT_VIOLATION', message });
         }
       : undefined;
 
@@ -96,7 +97,7 @@ export function createApp(options: AppOptions) {
     if (error instanceof DomainError) {
       if (apiOf(req.originalUrl) === 'v1') return sendV1Error(res, v1ErrorOf(error));
       const status = error.code === 'LICENSE_RESTRICTED' ? 402 : STATUS_OF[error.kind];
-      return sendAdminError(res, status, error.code ?? 'ERROR', error.message);
+      return sendErrorBody(res, { status, code: error.code ?? 'ERROR', message: error.message });
     }
     const e = error as { type?: string; status?: number };
     if (e.type === 'entity.too.large')

@@ -7,11 +7,11 @@
 // 2. The main v1 flows, written as Arazzo workflows, run with `redocly respect` against the mock.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer, request as httpRequest } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { ALL_CHECKS } from '../conformance/checks/index.ts';
 import { summary } from '../conformance/reporters/terminal.ts';
 import { runChecks } from '../conformance/runner.ts';
+import { freePort } from '../lib/net.ts';
 import { bundlePath, ROOT } from '../lib/paths.ts';
 import { DEMO_SITE_API_KEY, demoMcpKey } from '../mock/seed/demo.ts';
 
@@ -20,14 +20,6 @@ const stop = () => {
   for (const c of children) c.kill('SIGTERM');
 };
 process.on('exit', stop);
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const { port } = s.address() as AddressInfo;
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 function start(name: string, command: string, args: string[], ready: RegExp): Promise<void> {
   const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -48,13 +48,6 @@ export function contractCheck(
   };
 }
 
-export const isVerdict = (x: unknown): x is Verdict =>
-  typeof x === 'object' &&
-  x !== null &&
-  'status' in x &&
-  typeof (x as Verdict).status === 'string' &&
-  ['pass', 'fail', 'skip'].includes((x as Verdict).status);
-
 // Discoveries through v1 (site API key).
 
 /** A course id of the deployment, from the first page of GET /courses. */

@@ -1,13 +1,10 @@
 // A self-contained HTML report a person can read: the verdict first, then the failures with their
 // evidence, then every check by area. No script, no external asset.
+import { escapeHtml } from '../../lib/html.ts';
 import type { RunReport } from '../runner.ts';
 import type { Result } from '../types.ts';
 
-const esc = (s: unknown) =>
-  String(s).replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
-  );
+const esc = escapeHtml;
 
 const STYLE = `
 body { font: 15px/1.5 system-ui, sans-serif; margin: 0 auto; max-width: 72rem; padding: 1rem 1.5rem 3rem; color: #1d2230; }

@@ -1,7 +1,7 @@
 // Custom attribute definitions and values (seed 001, "Custom attribute (users and groups)").
 // Definitions are upserted — group attributes matched by `apiId`, user attributes by `id` — their
 // type never changes, and options of choice types may. Values are checked against their definition.
-import { DomainError, FieldErrors } from './errors.ts';
+import { FieldErrors } from './errors.ts';
 import { type AttributeDefinition, type AttributeType, type AttributeValue, CHOICE_TYPES } from './model.ts';
 import type { TenantState } from './tenant-state.ts';
 
@@ -166,10 +166,4 @@ export function checkValues(
   for (const def of defs.filter((d) => d.isRequired && !(keyOf(d) in values))) {
     errors.add(`attributes.${keyOf(def)}`, 'is required');
   }
-}
-
-export function attributeByKey(t: TenantState, scope: 'user' | 'group', key: string): AttributeDefinition {
-  const def = definitionsOf(t, scope).find((d) => (scope === 'user' ? d.apiId : d.name) === key);
-  if (!def) throw new DomainError('not_found', `attribute ${key} not found`);
-  return def;
 }

@@ -82,7 +82,8 @@ export class TenantState {
   private readonly usersByEmail = new Map<string, User>();
   private readonly assignmentsByUser = new Map<number, Map<number, Assignment>>();
   private readonly assignmentsByCourse = new Map<number, Map<number, Assignment>>();
-  private readonly keysByHash = new Map<string, McpKey>();
+  /** Each key's SHA-256 as bytes, for the constant-time comparison of authentication. */
+  readonly keyDigests = new Map<string, { key: McpKey; digest: Buffer }>();
   private readonly lastEventByType = new Map<string, PlatformEvent>();
   /** Lower-cased "name\nemail" of each user, so a search does not lower-case every user again. */
   private readonly userSearchText = new Map<number, string>();
@@ -316,11 +317,7 @@ export class TenantState {
 
   addMcpKey(key: McpKey): void {
     this.mcpKeys.set(key.id, key);
-    this.keysByHash.set(key.hash, key);
-  }
-
-  mcpKeyByHash(hash: string): McpKey | undefined {
-    return this.keysByHash.get(hash);
+    this.keyDigests.set(key.id, { key, digest: Buffer.from(key.hash, 'hex') });
   }
 
   // Events.

@@ -7,6 +7,7 @@ import { SITE_KEY } from '../domain/audit.ts';
 import { DAY } from '../domain/clock.ts';
 import { publishCourse } from '../domain/courses.ts';
 import { addMember, createGroup } from '../domain/groups.ts';
+import { hashKey, KEY_PREFIX } from '../domain/mcp-keys.ts';
 import type { Course, CourseElement, McpKey, TenantData } from '../domain/model.ts';
 import { TenantState } from '../domain/tenant-state.ts';
 import { createUser } from '../domain/users.ts';
@@ -22,6 +23,20 @@ export const DEMO_SITE_API_KEY = 'demo_site_key_4f1c9a7e2b6d8053';
  */
 export const demoMcpKey = (name: string) =>
   `lmcp_${createHash('sha256').update(`lmskit demo key ${name}`).digest('base64url')}`;
+/** The demo keys' records (only their hashes), owned by the user `userOf` gives for each key's API id. */
+export function demoKeyRecords(userOf: (apiId: string) => number): McpKey[] {
+  return DEMO_KEYS.map((k) => ({
+    id: k.id,
+    userId: userOf(k.userApiId),
+    prefix: KEY_PREFIX,
+    hash: hashKey(demoMcpKey(k.name)),
+    scopes: [...k.scopes],
+    createdAt: START - DAY,
+    lastUsedAt: null,
+    revokedAt: null,
+  }));
+}
+
 export const DEMO_KEYS = [
   { id: 'key_demo_read', name: 'read', userApiId: 'ada', scopes: ['read'] },
   { id: 'key_demo_write', name: 'write', userApiId: 'ada', scopes: ['read', 'write'] },
@@ -356,18 +371,7 @@ export function demoTenant(): TenantData {
   }
 
   const data = t.toData();
-  data.mcpKeys = DEMO_KEYS.map(
-    (k): McpKey => ({
-      id: k.id,
-      userId: user(k.userApiId),
-      prefix: 'lmcp_',
-      hash: createHash('sha256').update(demoMcpKey(k.name)).digest('hex'),
-      scopes: [...k.scopes],
-      createdAt: START - DAY,
-      lastUsedAt: null,
-      revokedAt: null,
-    }),
-  );
+  data.mcpKeys = demoKeyRecords(user);
   return data;
 }
 

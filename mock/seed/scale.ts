@@ -1,13 +1,12 @@
 // The scale seed (issue #7): `--seed-scale users=100000,courses=1000,assignments=500000`. Records are
 // made directly (not through the domain's commands) so that half a million assignments build in
 // seconds; every value follows from its index, so the same sizes always give the same platform.
-import { createHash } from 'node:crypto';
 import { DAY } from '../domain/clock.ts';
-import type { Assignment, Course, Group, McpKey, TenantData, User } from '../domain/model.ts';
+import type { Assignment, Course, Group, TenantData, User } from '../domain/model.ts';
 import type { Role } from '../domain/roles.ts';
 import { DEFAULT_AI_SETTINGS } from '../domain/tenant-state.ts';
 import { hashPassword } from '../domain/users.ts';
-import { DEMO_KEYS, DEMO_SITE_API_KEY, DEMO_TENANT, demoMcpKey, START } from './demo.ts';
+import { DEMO_SITE_API_KEY, DEMO_TENANT, demoKeyRecords, START } from './demo.ts';
 
 export interface ScaleOptions {
   users: number;
@@ -175,17 +174,6 @@ export function scaleTenant(o: ScaleOptions): TenantData {
     }
   }
 
-  const mcpKeys: McpKey[] = DEMO_KEYS.map((k) => ({
-    id: k.id,
-    userId: 1,
-    prefix: 'lmcp_',
-    hash: createHash('sha256').update(demoMcpKey(k.name)).digest('hex'),
-    scopes: [...k.scopes],
-    createdAt: START - DAY,
-    lastUsedAt: null,
-    revokedAt: null,
-  }));
-
   return {
     id: DEMO_TENANT,
     name: 'Scale Academy',
@@ -202,7 +190,7 @@ export function scaleTenant(o: ScaleOptions): TenantData {
     certificates: [],
     audit: [],
     events: [],
-    mcpKeys,
+    mcpKeys: demoKeyRecords(() => 1),
     receivers: [],
     deliveries: [],
     aiUsage: { day: 0, perKey: {}, tenant: 0 },

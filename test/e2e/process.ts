@@ -1,16 +1,10 @@
 // Starts the real `lmskit` command as a user would, and waits until it is ready.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { freePort } from '../../lib/net.ts';
 import { ROOT } from '../../lib/paths.ts';
 
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+export { freePort };
 
 export interface RunningProcess {
   child: ChildProcess;

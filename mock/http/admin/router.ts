@@ -10,6 +10,7 @@ import type { Platform } from '../../domain/platform.ts';
 import type { TenantState } from '../../domain/tenant-state.ts';
 import { loadSnapshot } from '../../store/state-file.ts';
 import { contractRouter, type Handler, type ValidatedRequest } from '../contract.ts';
+import { describeProblems, sendError } from '../error-body.ts';
 import type { Runtime } from '../runtime.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: request bodies are checked against the contract before they arrive here.
@@ -25,9 +26,6 @@ export interface AdminOptions {
   onStateReplaced?: () => void;
   onResponseMismatch?: Parameters<typeof contractRouter>[0]['onResponseMismatch'];
 }
-
-export const sendAdminError = (res: Response, status: number, code: string, error: string) =>
-  res.status(status).json({ error, code });
 
 const tenantView = (t: TenantState) => ({
   id: t.id,
@@ -115,7 +113,12 @@ export function adminRouter(options: AdminOptions) {
     },
     getMcpKey: (_req, res, input) => {
       const key = tenant(input).mcpKeys.get(String(input.params.keyId));
-      if (!key) return sendAdminError(res, 404, 'NOT_FOUND', `Key ${input.params.keyId} not found.`);
+      if (!key)
+        return sendError(res, {
+          status: 404,
+          code: 'NOT_FOUND',
+          message: `Key ${input.params.keyId} not found.`,
+        });
       res.json(keyRecord(key));
     },
     revokeMcpKey: (_req, res, input) =>
@@ -217,7 +220,7 @@ export function adminRouter(options: AdminOptions) {
       try {
         loadSnapshot(platform, body);
       } catch (error) {
-        return sendAdminError(res, 400, 'VALIDATION_ERROR', (error as Error).message);
+        return sendError(res, { status: 400, code: 'VALIDATION_ERROR', message: (error as Error).message });
       }
       options.onStateReplaced?.();
       res.json({ now: platform.now(), tenants: [...platform.tenants.keys()] });
@@ -231,27 +234,22 @@ export function adminRouter(options: AdminOptions) {
       if (operation.security?.length === 0) return true;
       const header = req.get('authorization') ?? '';
       if (!tokenMatches(header.replace(/^Bearer\s+/i, ''), options.adminToken)) {
-        sendAdminError(
-          res,
-          401,
-          'UNAUTHORIZED',
-          'Missing or invalid admin token; send Authorization: Bearer with the token printed at start.',
-        );
+        sendError(res, {
+          status: 401,
+          code: 'UNAUTHORIZED',
+          message:
+            'Missing or invalid admin token; send Authorization: Bearer with the token printed at start.',
+        });
         return false;
       }
       return true;
     },
     invalid: (res, problems) =>
-      sendAdminError(
-        res,
-        400,
-        'VALIDATION_ERROR',
-        problems
-          .flatMap((p) =>
-            p.errors.map((e) => `${p.in}${p.name ? `.${p.name}` : ''}${e.instancePath}: ${e.message}`),
-          )
-          .join('; '),
-      ),
+      sendError(res, {
+        status: 400,
+        code: 'VALIDATION_ERROR',
+        message: `Invalid request: ${describeProblems(problems)}`,
+      }),
     onResponseMismatch: options.onResponseMismatch,
   });
 }

@@ -12,8 +12,9 @@ import type { Platform } from '../../domain/platform.ts';
 import { courseUserStatistics, leaderboard, type StatisticsScope, statistics } from '../../domain/reports.ts';
 import { searchCourses, searchUsers } from '../../domain/search.ts';
 import { userById } from '../../domain/users.ts';
-import { contractRouter, type Handler, type InputProblem, type ValidatedRequest } from '../contract.ts';
-import { type Failure, isFailure, Pipeline, type PipelineLimits } from './pipeline/index.ts';
+import { contractRouter, type Handler, type ValidatedRequest } from '../contract.ts';
+import { describeProblems, sendError } from '../error-body.ts';
+import { isFailure, Pipeline, type PipelineLimits } from './pipeline/index.ts';
 import { receiveUpload } from './upload.ts';
 import * as view from './views.ts';
 
@@ -27,11 +28,6 @@ export interface V2Options {
   onResponseMismatch?: Parameters<typeof contractRouter>[0]['onResponseMismatch'];
 }
 
-export const sendV2Error = (res: Response, failure: Failure) => {
-  if (failure.retryAfter !== undefined) res.set('Retry-After', String(failure.retryAfter));
-  return res.status(failure.status).json({ error: failure.message, code: failure.code });
-};
-
 /** The tool definitions' needs, for the capabilities filter (mcp-schema/, read once). */
 const TOOL_NEEDS: ToolNeeds[] = loadTools().map((t) => ({
   name: t.name,
@@ -39,18 +35,6 @@ const TOOL_NEEDS: ToolNeeds[] = loadTools().map((t) => ({
   permission: t['x-permission'],
   licence: t['x-licence'],
 }));
-
-const describeProblems = (problems: InputProblem[]) =>
-  problems
-    .flatMap((p) =>
-      p.errors.map((e) => {
-        const where = p.in === 'body' ? `body${e.instancePath.replaceAll('/', '.')}` : `${p.in}.${p.name}`;
-        const missing =
-          e.keyword === 'required' && p.in === 'body' ? `.${String(e.params.missingProperty)}` : '';
-        return `${where}${missing}: ${e.message}`;
-      }),
-    )
-    .join('; ');
 
 export function v2Router({ spec, platform, limits, onResponseMismatch }: V2Options) {
   const pipeline = new Pipeline(platform, limits);
@@ -150,7 +134,7 @@ export function v2Router({ spec, platform, limits, onResponseMismatch }: V2Optio
           ? undefined
           : parseAuditDate(String(query['fields[createdAt][to]']), true);
       if (from === null || to === null) {
-        return sendV2Error(res, {
+        return sendError(res, {
           status: 400,
           code: 'VALIDATION_ERROR',
           message: 'fields[createdAt][from|to] must be an ISO date-time or YYYY-MM-DD.',
@@ -222,7 +206,7 @@ export function v2Router({ spec, platform, limits, onResponseMismatch }: V2Optio
 
     uploadSourceMaterial: async (req, res) => {
       const upload = await receiveUpload(req);
-      if ('status' in upload) return sendV2Error(res, upload);
+      if ('status' in upload) return sendError(res, upload);
       const { sessionId, file } = run('recordUpload', { tenantId: caller(res).tenant.id, ...upload });
       res.status(201).json({
         sessionId,
@@ -297,14 +281,14 @@ export function v2Router({ spec, platform, limits, onResponseMismatch }: V2Optio
         operation,
       );
       if (isFailure(result)) {
-        sendV2Error(res, result);
+        sendError(res, result);
         return false;
       }
       res.locals.caller = result;
       return true;
     },
     invalid: (res, problems) =>
-      sendV2Error(res, {
+      sendError(res, {
         status: 400,
         code: 'VALIDATION_ERROR',
         message: `Invalid request: ${describeProblems(problems)}`,

@@ -1,9 +1,9 @@
 // Step 1 (seed 000, "Authentication" 1 and 5): the key in `X-MCP-Key` must be known, not revoked,
-// and its owner not banned — else 401 UNAUTHORIZED. Keys are found by their SHA-256 and the stored
-// hash compared in constant time; a success stamps the key's `lastUsedAt`.
+// and its owner not banned — else 401 UNAUTHORIZED. The key's SHA-256 is compared with every stored
+// one in constant time (domain/mcp-keys.ts); a success stamps the key's `lastUsedAt`.
 import type { Caller } from '../../../domain/access.ts';
 import { effectiveScopes } from '../../../domain/access.ts';
-import { hashKey, sameHash } from '../../../domain/mcp-keys.ts';
+import { findKey } from '../../../domain/mcp-keys.ts';
 import type { Platform } from '../../../domain/platform.ts';
 import type { Failure } from './failure.ts';
 
@@ -11,10 +11,9 @@ const unauthorized = (message: string): Failure => ({ status: 401, code: 'UNAUTH
 
 export function authenticate(platform: Platform, key: string | undefined): Caller | Failure {
   if (!key) return unauthorized('Missing X-MCP-Key header: send an MCP key.');
-  const hash = hashKey(key);
   for (const tenant of platform.tenants.values()) {
-    const record = tenant.mcpKeyByHash(hash);
-    if (!record || !sameHash(record.hash, hash)) continue;
+    const record = findKey(tenant.keyDigests.values(), key)?.key;
+    if (!record) continue;
     if (record.revokedAt !== null) return unauthorized('This MCP key was revoked; generate a new one.');
     const user = tenant.users.get(record.userId);
     if (!user || user.isBanned) return unauthorized("This MCP key's owner is banned or gone.");
