@@ -179,10 +179,12 @@ async function guidePages(): Promise<Map<string, string>> {
   const docsDir = join(ROOT, 'docs');
   for (const file of (await readdir(docsDir)).filter((f) => f.endsWith('.md')).sort()) {
     const markdown = await readFile(join(docsDir, file), 'utf8');
-    const html = (marked.parse(markdown, { async: false }) as string).replace(
-      /href="([\w-]+)\.md(#[\w-]*)?"/g,
-      'href="$1.html$2"',
-    );
+    // The guides link to files of the repository (so they read well there too); on the site those
+    // links go to the pages made from the same files.
+    const html = (marked.parse(markdown, { async: false }) as string)
+      .replace(/href="\.\.\/openapi\/(v1|v2|admin)\/openapi\.yaml"/g, 'href="$1.html"')
+      .replace(/href="\.\.\/mcp-schema\/README\.md"/g, 'href="tools.html"')
+      .replace(/href="([\w-]+)\.md(#[\w-]*)?"/g, 'href="$1.html$2"');
     const title = /^#\s+(.+)$/m.exec(markdown)?.[1] ?? file;
     const name = file === 'guide.md' ? 'index.html' : file.replace(/\.md$/, '.html');
     pages.set(name, shell(title, html));
