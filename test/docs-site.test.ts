@@ -4,14 +4,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDocsSite } from '../lib/docs-site.ts';
 import { API_NAMES } from '../lib/paths.ts';
 import { loadTools } from '../lib/tool-schemas.ts';
+import { launchBrowser } from './browser.ts';
 import { loadBundle, operations } from './helpers.ts';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 describe('docs site', () => {
   let site = '';
@@ -21,10 +20,7 @@ describe('docs site', () => {
   beforeAll(async () => {
     site = await mkdtemp(join(tmpdir(), 'lmskit-site-'));
     pages = await buildDocsSite(site);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    browser = await launchBrowser();
   }, 180_000);
 
   afterAll(async () => {
