@@ -12,6 +12,8 @@ import { loadTools } from '../lib/tool-schemas.ts';
 import { launchBrowser } from './browser.ts';
 import { loadBundle, operations } from './helpers.ts';
 
+const WAIT = 60_000;
+
 describe('docs site', () => {
   let site = '';
   let browser: Browser;
@@ -40,6 +42,9 @@ describe('docs site', () => {
       return route.abort();
     });
     page.on('pageerror', (e) => errors.push(e.message));
+    // Every wait below is on the page's state; this bound only turns a page that never gets there
+    // into a failure naming what it waited for, and is wide enough for a busy machine.
+    page.setDefaultTimeout(WAIT);
     await page.goto(pathToFileURL(join(site, name)).href);
     return { page, external, errors };
   }
@@ -63,11 +68,8 @@ describe('docs site', () => {
       const { page, external, errors } = await open(`${api}.html`);
       const ops = operations(loadBundle(api));
       // The page is prerendered; the inlined script must still hydrate it (React marks the root it took over).
-      await page.waitForFunction(
-        () =>
-          Object.keys(document.getElementById('redoc') ?? {}).some((k) => k.startsWith('__reactContainer')),
-        null,
-        { timeout: 30_000 },
+      await page.waitForFunction(() =>
+        Object.keys(document.getElementById('redoc') ?? {}).some((k) => k.startsWith('__reactContainer')),
       );
       // Redoc routes each operation to `#/<tag slug>/<operationid>`; that route must show the
       // operation's page, with its summary as the heading.
@@ -77,17 +79,19 @@ describe('docs site', () => {
         await page.evaluate((h) => {
           window.location.hash = h;
         }, hash);
-        await expect
-          .poll(() => page.locator('h2', { hasText: operation.summary }).first().isVisible(), {
-            message: `${api}: ${operation.operationId} at ${hash}`,
-          })
-          .toBe(true);
+        const heading = new RegExp(`^${String(operation.summary).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+        await page
+          .locator('h2', { hasText: heading })
+          .waitFor({ state: 'visible' })
+          .catch((e: Error) => {
+            throw new Error(`${api}: ${operation.operationId} at ${hash}: ${e.message}`);
+          });
       }
       expect(errors).toEqual([]);
       expect(external).toEqual([]);
       await page.close();
     },
-    60_000,
+    WAIT * 4,
   );
 
   it('tools page shows each of the 25 tools with its scope and permission', async () => {
@@ -95,7 +99,7 @@ describe('docs site', () => {
     const tools = loadTools();
     for (const tool of tools) {
       const section = page.locator(`section[data-tool="${tool.name}"]`);
-      await expect.poll(() => section.count(), { message: tool.name }).toBe(1);
+      expect(await section.count(), tool.name).toBe(1);
       expect(await section.textContent()).toContain(tool['x-scope']);
       if (tool['x-permission']) expect(await section.textContent()).toContain(tool['x-permission']);
     }
