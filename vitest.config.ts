@@ -1,17 +1,36 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/** Tests that start the real processes (`lmskit mock`, `lmskit mcp`) or a browser. */
+const PROCESS_AND_BROWSER = [
+  'test/e2e/**/*.test.ts',
+  'test/mcp/**/*.test.ts',
+  'test/docs-site.test.ts',
+  '**/*.browser.test.ts',
+];
 
 export default defineConfig({
   test: {
-    include: [
-      'test/**/*.test.ts',
-      'mock/**/*.test.ts',
-      'mcp-server/**/*.test.ts',
-      'conformance/**/*.test.ts',
-      'lib/**/*.test.ts',
-    ],
     testTimeout: 30_000,
     hookTimeout: 180_000,
     // Two cores here: the Redocly, tsc and browser tests each spawn processes of their own.
     maxWorkers: 2,
+    // `npm test` runs both projects; `npm run test:quick` only the first, for the edit–test loop.
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'quick',
+          include: [
+            'test/**/*.test.ts',
+            'mock/**/*.test.ts',
+            'mcp-server/**/*.test.ts',
+            'conformance/**/*.test.ts',
+            'lib/**/*.test.ts',
+          ],
+          exclude: [...configDefaults.exclude, ...PROCESS_AND_BROWSER],
+        },
+      },
+      { extends: true, test: { name: 'process-and-browser', include: PROCESS_AND_BROWSER } },
+    ],
   },
 });
