@@ -1,4 +1,4 @@
-// `npm run bench` (issue #7): bounded load with autocannon on loopback, each scenario side by side
+// `npm run bench`: bounded load with autocannon on loopback, each scenario side by side
 // with a bare Express route answering the same bytes and, for the v1 reads, Prism mocking the same
 // spec; plus start-to-ready times, resident memory at scale, and the conformance suite's duration.
 // Writes bench/results.json and bench/RESULTS.md. Targets are benchmark targets, not tests.
@@ -271,7 +271,7 @@ const conformance = await runChecks(ALL_CHECKS, {
 const conformanceMs = performance.now() - t0;
 for (const c of children.splice(0)) c.kill('SIGKILL');
 
-// Targets (issue #7 item 3) and whether they hold.
+// Targets and whether they hold.
 const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
 const targets: { target: string; measured: string; met: boolean }[] = [];
 for (const r of rows) {

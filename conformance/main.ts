@@ -1,4 +1,4 @@
-// `npx lmskit conformance`: run the suite against a deployment (issue #6 item 1). Options come from
+// `npx lmskit conformance`: run the suite against a deployment (docs/conformance.md). Options come from
 // flags, then a JSON config file (--config), then LMSKIT_* environment variables.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseCommandLine, usageError } from '../lib/cli.ts';

@@ -1,4 +1,4 @@
-// Runs the checks against a deployment (issue #6 items 1 and 4): skips those whose needs the
+// Runs the checks against a deployment: skips those whose needs the
 // configuration does not meet, says which, reports progress as it goes, and cleans up after itself.
 import { type ConformanceConfig, Context } from './context.ts';
 import type { Check, Result } from './types.ts';
@@ -93,6 +93,6 @@ export async function runChecks(
   };
 }
 
-/** Exit code 1 when a MUST failed, 0 otherwise (issue #6 item 4). */
+/** Exit code 1 when a MUST failed, 0 otherwise (docs/conformance.md, Levels and verdicts). */
 export const exitCode = (report: RunReport) =>
   report.results.some((r) => r.level === 'MUST' && r.status === 'fail') ? 1 : 0;

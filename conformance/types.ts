@@ -1,4 +1,4 @@
-// The conformance suite's vocabulary (issue #6 item 2). A check is a small named unit with one
+// The conformance suite's vocabulary. A check is a small named unit with one
 // signature: it gets the context, and answers a verdict with evidence.
 
 /** MUST: what a seed documents. SHOULD: what the kit assumed where a seed says "not shown". */

@@ -1,4 +1,4 @@
-// Backend errors as sentences an agent can act on (issue #5 item 5): what happened and what to do.
+// Backend errors as sentences an agent can act on: what happened and what to do.
 // The seed leaves the exact strings to the tool server (000, Errors: "Tools convert backend errors
 // into readable strings for the agent; the exact strings per tool: not shown").
 import type { ToolDefinition } from '../lib/tool-schemas.ts';

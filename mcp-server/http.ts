@@ -1,4 +1,4 @@
-// The tool server over Streamable HTTP at /mcp (issue #5 item 1). Stateless: every request carries
+// The tool server over Streamable HTTP at /mcp (docs/mcp.md). Stateless: every request carries
 // its own `X-MCP-Key`, which is forwarded to the backend, so each key sees its own tool list (cached
 // briefly per key). Bound to 127.0.0.1 by default, with the SDK's Host check and an Origin check
 // against DNS rebinding.

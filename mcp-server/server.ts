@@ -1,4 +1,4 @@
-// One MCP server for one key (issue #5 items 2–5). It offers exactly the tools the backend's
+// One MCP server for one key. It offers exactly the tools the backend's
 // capabilities list for that key (never the two announced ones that do not exist), and refreshes that
 // list when asked for it or when a call suggests the key's rights changed, telling the client through
 // `notifications/tools/list_changed`.

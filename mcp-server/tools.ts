@@ -84,7 +84,7 @@ function setPath(target: Record<string, unknown>, dotted: string, value: unknown
   at[parts.at(-1) as string] = value;
 }
 
-/** Seed 000 / issue #5 item 6: an absolute path to an existing file of an allowed type, at most 20 MB. */
+/** Seed 000, Upload constraints: an absolute path to an existing file of an allowed type, at most 20 MB. */
 async function readUpload(path: string): Promise<{ data: Buffer; name: string; type: string } | string> {
   if (!isAbsolute(path)) return `filePath must be an absolute path; got "${path}".`;
   const info = await stat(path).catch(() => null);

@@ -1,5 +1,5 @@
 // The mock as an Express app: `/openapi/v1`, `/api/v2` and `/__admin` over one platform. Only
-// main.ts listens; tests build the app in-process (STYLE.md, "createApp() returns the app").
+// main.ts listens; tests build the app in-process.
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { DomainError } from './domain/errors.ts';
 import type { Platform } from './domain/platform.ts';
@@ -19,14 +19,14 @@ export interface AppOptions {
   /** Check every JSON answer against the contract and answer 500 on a departure (on in tests). */
   validateResponses?: boolean;
   specs?: Specs;
-  /** Rate limits of /api/v2 (DESIGN.md defaults: 120 per key per minute; 20 failed logins per IP in 5 minutes). */
+  /** Rate limits of /api/v2 (docs/adr-0002: 120 per key per minute; 20 failed logins per IP in 5 minutes). */
   limits?: PipelineLimits;
   onStateReplaced?: () => void;
   /** The built docs site, served at /docs when given. */
   docsDir?: string;
 }
 
-/** Issue #3 item 10: bodies over 1 MB are refused. */
+/** Bodies over 1 MB are refused (docs/adr-0002: bad input and bounds). */
 export const BODY_LIMIT = '1mb';
 
 type Api = ReturnType<typeof apiOf>;

@@ -1,4 +1,4 @@
-// `npm run cross-check` (CI, issue #6 item 6): the mock checked by tools no one here wrote.
+// `npm run cross-check` (CI): the mock checked by tools no one here wrote.
 // 1. The conformance suite's traffic goes through `prism proxy --errors` (one Prism per API, in front
 //    of the real mock process), so Prism validates every answer against the same contract and turns
 //    any departure into an error the suite then reports. Requests are not validated by Prism (the

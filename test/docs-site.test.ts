@@ -1,4 +1,4 @@
-// The docs site (issue #2 item 9): built from the contracts, opened from disk in headless Chromium
+// The docs site: built from the contracts, opened from disk in headless Chromium
 // with every network request refused, each page renders what it documents.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

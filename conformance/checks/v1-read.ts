@@ -204,7 +204,7 @@ export const v1ReadChecks: Check[] = [
       area: area('auth'),
       level: 'SHOULD',
       source:
-        'assumed: seed 001, Authentication ("Responses for a missing or invalid key: not shown"); DESIGN.md: 401 {status, message}',
+        'assumed: seed 001, Authentication ("Responses for a missing or invalid key: not shown"); docs/adr-0002: 401 {status, message}',
       title: `a request with ${how === 'missing' ? 'no' : 'a wrong'} X-API-KEY answers 401 in the error shape`,
       run: async (ctx) => {
         const headers: Record<string, string> = how === 'wrong' ? { 'x-api-key': `wrong-${ctx.runId}` } : {};

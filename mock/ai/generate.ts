@@ -1,6 +1,6 @@
 // The mock's course generator (seed 000, AI tools). No model runs here: content is derived from the
 // prompt and the uploaded text by fixed rules, so the same input always gives the same course
-// (DESIGN.md, principle 5), and the options the seed names — module count, language, title — are
+// (docs/adr-0002: deterministic), and the options the seed names — module count, language, title — are
 // honoured.
 import { createHash } from 'node:crypto';
 

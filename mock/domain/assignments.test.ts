@@ -156,7 +156,7 @@ describe('statusOf and isExpired', () => {
     },
   );
 
-  it('becomes overdue only once the deadline has passed on the virtual clock (seed 001, Assignment: isExpired; DESIGN, virtual clock)', () => {
+  it('becomes overdue only once the deadline has passed on the virtual clock (seed 001, Assignment: isExpired; docs/adr-0002: deterministic, virtual clock)', () => {
     const { t, clock, lena } = setup();
     const deadline = START + 3 * DAY;
     const { assignment } = assign(t, lena.id, 1, { deadlineAt: deadline }, clock.now());

@@ -1,5 +1,5 @@
-// The audit log: every write through either API appends an entry (issue #4: "Every write appends to
-// the audit log, visible through both APIs"). `authorId` is null for the site API key.
+// The audit log: every write through either API appends an entry (docs/adr-0002: the audit
+// log). `authorId` is null for the site API key.
 import type { AuditEntry } from './model.ts';
 import type { TenantState } from './tenant-state.ts';
 

@@ -1,4 +1,4 @@
-// The virtual clock (DESIGN.md, principle 5): every timestamp of the platform is Unix seconds of
+// The virtual clock (docs/adr-0002: deterministic): every timestamp of the platform is Unix seconds of
 // this clock. It moves with wall-clock time unless frozen, and jumps when advanced or set, so a test
 // can pass a deadline or finish a generation job without waiting.
 

@@ -1,4 +1,4 @@
-// The platform's command runner (DESIGN.md, principles 2 and 5): only successful commands are
+// The platform's command runner (docs/adr-0002: one state, deterministic): only successful commands are
 // journalled, a refused command changes nothing, listeners hear the events a command emitted, and
 // replaying the journal onto the same seed gives the same state.
 import { describe, expect, it } from 'vitest';
@@ -171,7 +171,7 @@ const refused: [string, (p: Platform) => AnyCommand][] = [
 ];
 
 describe('Platform.run', () => {
-  it('journals each successful command with its arguments and the virtual time it ran at (DESIGN.md: durable state; an acknowledged write is journalled)', () => {
+  it('journals each successful command with its arguments and the virtual time it ran at (docs/mock.md, Durable state: an acknowledged write is journalled)', () => {
     const p = demoPlatform();
     const journal: JournalEntry[] = [];
     p.setJournal((entry) => journal.push(entry));
@@ -187,7 +187,7 @@ describe('Platform.run', () => {
   });
 
   it.each(refused)(
-    'does not journal a refused command: %s (DESIGN.md: only successful commands are journalled)',
+    'does not journal a refused command: %s (docs/mock.md, Durable state: only successful commands are journalled)',
     (_, command) => {
       const p = demoPlatform();
       const journal: JournalEntry[] = [];
@@ -207,7 +207,7 @@ describe('Platform.run', () => {
     },
   );
 
-  it('stops journalling when the journal is removed (DESIGN.md: durable state)', () => {
+  it('stops journalling when the journal is removed (docs/mock.md, Durable state)', () => {
     const p = demoPlatform();
     const journal: JournalEntry[] = [];
     p.setJournal((entry) => journal.push(entry));
@@ -271,7 +271,7 @@ describe('Platform.onEvents', () => {
 });
 
 describe('Platform.replay', () => {
-  it('replaying a recorded journal onto a fresh platform from the same seed gives an identical snapshot (DESIGN.md, principle 5: deterministic)', () => {
+  it('replaying a recorded journal onto a fresh platform from the same seed gives an identical snapshot (docs/adr-0002: deterministic)', () => {
     const p = demoPlatform();
     const journal: JournalEntry[] = [];
     p.setJournal((entry) => journal.push(structuredClone(entry)));
@@ -285,7 +285,7 @@ describe('Platform.replay', () => {
     expect(snapshotText(fresh)).toBe(snapshotText(p));
   });
 
-  it('a reset in the journal starts the replay over from the seed (DESIGN.md: admin API reset)', () => {
+  it('a reset in the journal starts the replay over from the seed (docs/mock.md, the admin API: reset)', () => {
     const p = demoPlatform();
     const journal: JournalEntry[] = [];
     p.setJournal((entry) => journal.push(structuredClone(entry)));
@@ -298,7 +298,7 @@ describe('Platform.replay', () => {
     expect([...fresh.tenant('demo').groups.values()].map((g) => g.name)).toEqual(['Kept']);
   });
 
-  it('does not journal what it replays (DESIGN.md: durable state)', () => {
+  it('does not journal what it replays (docs/mock.md, Durable state)', () => {
     const source = demoPlatform();
     const journal: JournalEntry[] = [];
     source.setJournal((entry) => journal.push(structuredClone(entry)));

@@ -1,4 +1,4 @@
-// Roles and permissions (DESIGN.md, "Decisions where the seeds are silent"). The seed names the
+// Roles and permissions (docs/adr-0002: roles). The seed names the
 // permission identifiers and the role-hierarchy rule (000, "Permission identifiers used by tools");
 // the roles and what each may do are the kit's choice.
 

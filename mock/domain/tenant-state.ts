@@ -1,5 +1,5 @@
 // One tenant's state: the records of model.ts in maps, with the indexes and aggregates that keep
-// reads independent of the tenant's size (issue #3 item 11: statistics come from aggregates kept
+// reads independent of the tenant's size (statistics come from aggregates kept
 // up to date on each write, not from a scan). Every change to users, assignments and courses goes
 // through the methods here, so the indexes cannot drift from the records.
 import type {
@@ -30,7 +30,7 @@ export interface UserStats {
   resultSum: number;
 }
 
-/** DESIGN.md: generation takes 10–30 s of virtual time by default. */
+/** docs/adr-0002: generation takes 10–30 s of virtual time by default. */
 export const DEFAULT_AI_SETTINGS: AiSettings = {
   generationMinSeconds: 10,
   generationMaxSeconds: 30,

@@ -1,4 +1,4 @@
-// Routing and validation from a bundled OpenAPI document (issue #3 item 5). Every operation of the
+// Routing and validation from a bundled OpenAPI document. Every operation of the
 // document becomes an Express route whose handler is looked up by `operationId` — a missing handler
 // is an error at start, so the mock cannot silently lack an operation. Parameters and bodies are
 // validated against the document's own schemas, compiled once when the router is built.
@@ -106,7 +106,7 @@ export function contractRouter(options: ContractRouterOptions): Router {
         ),
       ].map((at: string[]) => {
         const param = at.reduce((acc: Node, k) => acc[k], spec) as Node;
-        // Compiled now (issue #3: "compiled once at start"), not on the first request.
+        // Compiled now, at start, not on the first request.
         return { param, schema: deref(spec, param.schema), validate: schemas.validator([...at, 'schema']) };
       });
       const body = operation.requestBody

@@ -1,4 +1,4 @@
-// The demo seed (issue #3 item 2): tenant `demo`, built through the domain's own rules so that it is
+// The demo seed (docs/mock.md): tenant `demo`, built through the domain's own rules so that it is
 // in a state the platform could reach. Deterministic: no randomness, fixed times relative to START.
 import { createHash } from 'node:crypto';
 import { assign, assignToGroup, finishCourse, setProgress, startCourse } from '../domain/assignments.ts';

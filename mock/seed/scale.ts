@@ -1,4 +1,4 @@
-// The scale seed (issue #7): `--seed-scale users=100000,courses=1000,assignments=500000`. Records are
+// The scale seed: `--seed-scale users=100000,courses=1000,assignments=500000`. Records are
 // made directly (not through the domain's commands) so that half a million assignments build in
 // seconds; every value follows from its index, so the same sizes always give the same platform.
 import { DAY } from '../domain/clock.ts';

@@ -1,4 +1,4 @@
-// The durable state file (issue #3 item 9; DESIGN.md, `--state-file`): a snapshot line and then one
+// The durable state file (docs/mock.md, Durable state; `--state-file`): a snapshot line and then one
 // journal line per acknowledged command, each with a CRC32. A restart must restore every
 // acknowledged write; a torn or corrupt line is reported and skipped, never fatal.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -84,7 +84,7 @@ function reference(commands: AnyCommand[]): string {
 }
 
 describe('StateFile.open on a missing file', () => {
-  it('starts from the seed and reports created: true (DESIGN.md: --state-file; a fresh state comes from the seed)', () => {
+  it('starts from the seed and reports created: true (docs/mock.md, Durable state: a fresh state comes from the seed)', () => {
     const { platform, report } = start();
     expect(report).toEqual({ replayed: 0, skipped: [], created: true });
     expect(snapshotText(platform)).toBe(snapshotText(demoPlatform()));
@@ -92,7 +92,7 @@ describe('StateFile.open on a missing file', () => {
     expect(lines()).toHaveLength(1);
   });
 
-  it('treats an empty file like a missing one (DESIGN.md: --state-file)', () => {
+  it('treats an empty file like a missing one (docs/mock.md, Durable state)', () => {
     writeFileSync(path, '');
     const { platform, report } = start();
     expect(report.created).toBe(true);
@@ -101,7 +101,7 @@ describe('StateFile.open on a missing file', () => {
 });
 
 describe('StateFile: acknowledged writes survive a restart', () => {
-  it('restores every acknowledged write after a restart without a clean shutdown (issue #3 item 9: survives kill -9)', () => {
+  it('restores every acknowledged write after a restart without a clean shutdown (docs/mock.md, Durable state: survives kill -9)', () => {
     const first = start();
     for (const command of WRITES) run(first.platform, command);
     expect(lines()).toHaveLength(1 + WRITES.length);
@@ -112,7 +112,7 @@ describe('StateFile: acknowledged writes survive a restart', () => {
     expect(second.platform.tenant('demo').userByApiId('nora')?.email).toBe('nora@demo.example');
   });
 
-  it('keeps the writes of every session across several restarts (issue #3 item 9)', () => {
+  it('keeps the writes of every session across several restarts (docs/mock.md, Durable state)', () => {
     const first = start();
     for (const command of WRITES.slice(0, 4)) run(first.platform, command);
     const second = start();
@@ -141,7 +141,7 @@ describe('StateFile: acknowledged writes survive a restart', () => {
     expect(snapshotText(second.platform)).toBe(snapshotText(first.platform));
   });
 
-  it('writes nothing for a refused command (DESIGN.md: only successful commands are journalled)', () => {
+  it('writes nothing for a refused command (docs/mock.md, Durable state: only successful commands are journalled)', () => {
     const first = start();
     run(first.platform, WRITES[0] as AnyCommand);
     const before = readFileSync(path, 'utf8');
@@ -151,7 +151,7 @@ describe('StateFile: acknowledged writes survive a restart', () => {
 });
 
 describe('StateFile: damaged lines are reported and skipped', () => {
-  it('skips a last line cut in the middle and keeps every other write (issue #3 item 9: a torn tail is not fatal)', () => {
+  it('skips a last line cut in the middle and keeps every other write (docs/mock.md, Durable state: a torn tail is not fatal)', () => {
     const first = start();
     for (const command of WRITES) run(first.platform, command);
     const text = readFileSync(path, 'utf8');

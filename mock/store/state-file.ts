@@ -1,4 +1,4 @@
-// Durable state (issue #3 item 9): an append-only journal of commands behind a snapshot.
+// Durable state (docs/mock.md, Durable state): an append-only journal of commands behind a snapshot.
 //
 //   line 1      {"snapshot": <platform state>}\t<crc32>
 //   line 2..n   {"t": <command>, "a": <args>, "at": <virtual time>}\t<crc32>

@@ -1,4 +1,4 @@
-// Webhook delivery (DESIGN.md, "Webhooks"; issue #3 item 8). Each recorded event is POSTed to each
+// Webhook delivery (docs/adr-0002; docs/mock.md, Webhooks). Each recorded event is POSTed to each
 // receiver that wants it, as the envelope of seed 001, signed with HMAC-SHA256 of the raw body and
 // carrying an event id for de-duplication (seed 001: "Events may be duplicated"). A failed attempt is
 // retried with exponential backoff; every attempt is a journalled command, so pending deliveries

@@ -1,4 +1,4 @@
-// Issue #6 item 5: the suite is proven by running it against the mock — every check passes — and
+// The suite is proven by running it against the mock — every check passes — and
 // against the mock with departures from the contract injected through the admin API's faults: for
 // each, the check that guards that rule fails and says so.
 import type { AddressInfo } from 'node:net';

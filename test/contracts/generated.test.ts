@@ -1,5 +1,5 @@
 // Contract test (d): generated/ is exactly what `npm run generate` makes from the contracts now,
-// so a spec change that was not regenerated fails here (DESIGN.md, principle 1).
+// so a spec change that was not regenerated fails here (docs/adr-0002: the contract is the truth).
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -7,7 +7,7 @@ import { TOOL_SCHEMA_DIR } from '../../lib/paths.ts';
 import { loadToolIndex, loadTools } from '../../lib/tool-schemas.ts';
 import { loadBundle, operations } from '../helpers.ts';
 
-// Seed 001_ba778a05bc3bec2b.txt, "Endpoints" (paths relative to /openapi/v1).
+// Seed 001, "Endpoints" (paths relative to /openapi/v1).
 const V1_DOCUMENTED = [
   'POST /custom/attributes/groups',
   'POST /custom/attributes/users',
@@ -28,7 +28,7 @@ const V1_DOCUMENTED = [
 // Seed 001, "Endpoints": "The GET endpoints for custom attributes ... their paths: not shown".
 const V1_ASSUMED = ['GET /custom/attributes/groups', 'GET /custom/attributes/users'];
 
-// Seed 000_4d304c96029abd52.txt, "Capabilities" and the three tool tables (paths relative to /api/v2).
+// Seed 000, "Capabilities" and the three tool tables (paths relative to /api/v2).
 const V2 = [
   'GET /mcp/capabilities',
   'GET /users',
@@ -59,7 +59,7 @@ const V2 = [
   'POST /ai/lessons/{lessonId}/regenerate',
 ];
 
-// Issue #2, item 4: the admin operations outside tools drive the mock through (relative to /__admin).
+// The admin operations outside tools drive the mock through (relative to /__admin).
 const ADMIN = [
   'GET /health',
   'POST /reset',

@@ -1,5 +1,5 @@
 // Contract test (e): `npm run lint` is clean — Redocly on the three APIs with no errors and no
-// warnings, strict ajv on every tool schema, Biome and tsc on the code (issue #2 item 8).
+// warnings, strict ajv on every tool schema, Biome and tsc on the code.
 import { describe, expect, it } from 'vitest';
 import { lintCode, lintSpecs, lintToolSchemas } from '../../lib/lint.ts';
 

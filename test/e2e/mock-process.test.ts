@@ -1,4 +1,4 @@
-// End to end (issue #3 items 1, 9, 12): the real `lmskit mock` process, driven over HTTP as a user
+// End to end (docs/mock.md, Durable state): the real `lmskit mock` process, driven over HTTP as a user
 // would — started, written to, killed with SIGKILL, restarted on the same state file — and every
 // acknowledged write is still there. Then a torn tail in the state file is reported, not fatal.
 import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// End to end flows over stdio (issue #5 items 5, 6 and 8; seed 000 "AI tools", "Authentication",
+// End to end flows over stdio (seed 000 "AI tools", "Authentication",
 // "Errors", "Limits"): AI course generation from an uploaded PDF to the finished course, uploads
 // refused before anything is sent, 429s retried and reported, a key revoked mid-session, the tenant's
 // licence lowered under a running session, and the readable sentences of the other refusals.
@@ -62,7 +62,7 @@ function nextListChanged(client: Client): Promise<void> {
   );
 }
 
-describe('AI course generation, upload to finished course (issue #5 item 8; seed 000 "AI tools", "Generation job")', () => {
+describe('AI course generation, upload to finished course (seed 000 "AI tools", "Generation job")', () => {
   let client: Client;
   beforeAll(async () => {
     await resetMock(mock.url);
@@ -131,7 +131,7 @@ describe('AI course generation, upload to finished course (issue #5 item 8; seed
   });
 });
 
-describe('uploads refused before anything is sent (issue #5 item 6; seed 000 "Upload constraints")', () => {
+describe('uploads refused before anything is sent (seed 000 "Upload constraints")', () => {
   let client: Client;
   const uploadsSince = async (mark: Awaited<ReturnType<typeof journalMark>>) =>
     (await mark.since()).filter((e) => e.path.startsWith('/api/v2/chat/source-materials'));
@@ -188,7 +188,7 @@ describe('uploads refused before anything is sent (issue #5 item 6; seed 000 "Up
   });
 });
 
-describe('429 retried, then reported (issue #5 item 8; seed 000 "Errors": retried with backoff, at most 3 times)', () => {
+describe('429 retried, then reported (seed 000 "Errors": retried with backoff, at most 3 times)', () => {
   let client: Client;
   const fault = (count: number, error: string) =>
     admin(mock.url, 'POST', '/faults', {
@@ -240,7 +240,7 @@ describe('429 retried, then reported (issue #5 item 8; seed 000 "Errors": retrie
   });
 });
 
-describe('a key revoked mid-session (issue #5 item 5; seed 000 "MCP key" states: revoked → 401)', () => {
+describe('a key revoked mid-session (seed 000 "MCP key" states: revoked → 401)', () => {
   beforeAll(async () => {
     await resetMock(mock.url);
   });
@@ -263,7 +263,7 @@ describe('a key revoked mid-session (issue #5 item 5; seed 000 "MCP key" states:
   });
 });
 
-describe('the tenant lowered under a running session (issue #5 items 5 and 8; seed 000 "Authentication" 4: clamp on every request)', () => {
+describe('the tenant lowered under a running session (seed 000 "Authentication" 4: clamp on every request)', () => {
   let session: Awaited<ReturnType<typeof adaSession>>;
   beforeAll(async () => {
     await resetMock(mock.url);
@@ -305,7 +305,7 @@ describe('the tenant lowered under a running session (issue #5 items 5 and 8; se
   });
 });
 
-describe('readable refusals (issue #5 item 5; seed 000 "Permission identifiers", "Errors", "Limits")', () => {
+describe('readable refusals (seed 000 "Permission identifiers", "Errors", "Limits")', () => {
   beforeAll(async () => {
     await resetMock(mock.url);
   });

@@ -1,4 +1,4 @@
-// Shared harness of the MCP end-to-end tests (issue #5 item 8): the real `lmskit mock` and
+// Shared harness of the MCP end-to-end tests: the real `lmskit mock` and
 // `lmskit mcp` processes, driven by the official SDK client over stdio and Streamable HTTP, the
 // mock's admin API (token `t`), the tool definitions of mcp-schema/ and a minimal PDF.
 import { randomUUID } from 'node:crypto';

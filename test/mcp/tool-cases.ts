@@ -1,4 +1,4 @@
-// Issue #5 item 8 / seed 000 "Endpoints": one valid and one invalid call of each of the 25 tools,
+// Seed 000 "Endpoints": one valid and one invalid call of each of the 25 tools,
 // run in this order on a fresh demo state by tools-stdio.test.ts and tools-http.test.ts. Later cases
 // use what earlier ones made (the upload's sessionId, the generation's jobId).
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -264,16 +264,16 @@ export const TOOL_CASES: ToolCase[] = [
  * operation: arguments are checked before anything is sent).
  */
 export function toolCaseTests(session: () => { client: Client; mockUrl: string; ctx: CaseContext }): void {
-  it('the table calls every one of the 25 tools (issue #5 item 8)', () => {
+  it('the table calls every one of the 25 tools (seed 000, What the service does 5)', () => {
     expect(TOOL_CASES.map((c) => c.name).sort()).toEqual(ALL_TOOLS);
   });
   for (const c of TOOL_CASES) {
-    it(`${c.name}: valid arguments give structuredContent matching its outputSchema (issue #5 item 8; seed 000 "Endpoints")`, async () => {
+    it(`${c.name}: valid arguments give structuredContent matching its outputSchema (seed 000 "Endpoints")`, async () => {
       const { client, ctx } = session();
       const out = await callOk(client, c.name, c.valid(ctx));
       c.check(out, ctx);
     });
-    it(`${c.name}: invalid arguments give isError with a sentence naming the problem, nothing sent (issue #5 item 8)`, async () => {
+    it(`${c.name}: invalid arguments give isError with a sentence naming the problem, nothing sent (seed 000, Errors: readable strings)`, async () => {
       const { client, mockUrl } = session();
       const mark = await journalMark(mockUrl);
       const text = await callFails(client, c.name, c.invalid);

@@ -1,4 +1,4 @@
-// End to end over Streamable HTTP (issue #5 items 1 and 8): `lmskit mcp --http` in front of the real
+// End to end over Streamable HTTP (docs/mcp.md): `lmskit mcp --http` in front of the real
 // mock, called by the official SDK client and by raw JSON-RPC POSTs. One stateless server, many keys:
 // each request's X-MCP-Key is forwarded, so each key sees its own tools and acts as its own owner.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -65,7 +65,7 @@ const initialize = (protocolVersion: string) => ({
   params: { protocolVersion, capabilities: {}, clientInfo: { name: 'older-client', version: '0.1.0' } },
 });
 
-describe('tools/list over HTTP (issue #5 items 1 and 8; seed 000 "What the service does" 3 and 5)', () => {
+describe('tools/list over HTTP (seed 000 "What the service does" 3 and 5)', () => {
   afterAll(async () => {
     await resetMock(mock.url);
   });
@@ -119,7 +119,7 @@ describe('tools/list over HTTP (issue #5 items 1 and 8; seed 000 "What the servi
   });
 });
 
-describe('protocol over HTTP (issue #5 item 8; MCP 2025-11-25 lifecycle, version negotiation)', () => {
+describe('protocol over HTTP (MCP 2025-11-25 lifecycle, version negotiation)', () => {
   it('the SDK client negotiates 2025-11-25 and sees the tools capability with listChanged', async () => {
     const { client, transport } = await httpClient(mcpUrl, READ_KEY);
     expect(transport.protocolVersion).toBe('2025-11-25');
@@ -143,7 +143,7 @@ describe('protocol over HTTP (issue #5 item 8; MCP 2025-11-25 lifecycle, version
   });
 });
 
-describe('every tool over HTTP, write key with AI (issue #5 item 8; seed 000 "Endpoints", "Limits")', () => {
+describe('every tool over HTTP, write key with AI (seed 000 "Endpoints", "Limits")', () => {
   const ctx: CaseContext = { pdfPath: join(dir, 'handout.pdf') };
   let client: Client;
   beforeAll(async () => {
@@ -157,7 +157,7 @@ describe('every tool over HTTP, write key with AI (issue #5 item 8; seed 000 "En
   toolCaseTests(() => ({ client, mockUrl: mock.url, ctx }));
 });
 
-describe('HTTP transport rules (issue #5 item 1: Streamable HTTP at /mcp, key per request, DNS-rebinding guard)', () => {
+describe('HTTP transport rules (docs/mcp.md: Streamable HTTP at /mcp, key per request, DNS-rebinding guard)', () => {
   it('a POST without X-MCP-Key gets 401 with a JSON-RPC error body', async () => {
     const answer = await rpc(initialize('2025-11-25'));
     expect(answer.status).toBe(401);

@@ -1,4 +1,4 @@
-// End to end over stdio (issue #5 item 8): the official SDK client runs `lmskit mcp` as an agent's
+// End to end over stdio: the official SDK client runs `lmskit mcp` as an agent's
 // host would, against the real `lmskit mock` process. Tool lists per key and licence, the protocol
 // handshake, and every tool called once with valid and once with invalid arguments.
 import { spawn } from 'node:child_process';
@@ -42,7 +42,7 @@ afterAll(async () => {
 
 const names = async (client: Client) => (await client.listTools()).tools.map((t) => t.name).sort();
 
-describe('tools/list over stdio (issue #5 item 8; seed 000 "What the service does" 3 and 5, "Authentication" 3–4)', () => {
+describe('tools/list over stdio (seed 000 "What the service does" 3 and 5, "Authentication" 3–4)', () => {
   afterAll(async () => {
     await resetMock(mock.url);
   });
@@ -83,7 +83,7 @@ describe('tools/list over stdio (issue #5 item 8; seed 000 "What the service doe
   });
 });
 
-describe('protocol over stdio (issue #5 item 8; MCP 2025-11-25 lifecycle, version negotiation)', () => {
+describe('protocol over stdio (MCP 2025-11-25 lifecycle, version negotiation)', () => {
   it('negotiates protocol version 2025-11-25 and declares the tools capability with listChanged', async () => {
     const session = await stdioClient(mock.url, READ_KEY);
     expect(session.protocolVersion()).toBe('2025-11-25');
@@ -130,7 +130,7 @@ describe('protocol over stdio (issue #5 item 8; MCP 2025-11-25 lifecycle, versio
   });
 });
 
-describe('every tool over stdio, write key with AI (issue #5 item 8; seed 000 "Endpoints", "Limits")', () => {
+describe('every tool over stdio, write key with AI (seed 000 "Endpoints", "Limits")', () => {
   const ctx: CaseContext = { pdfPath: join(dir, 'handout.pdf') };
   let client: Client;
   beforeAll(async () => {
@@ -146,7 +146,7 @@ describe('every tool over stdio, write key with AI (issue #5 item 8; seed 000 "E
   toolCaseTests(() => ({ client, mockUrl: mock.url, ctx }));
 });
 
-describe('argument errors read as one consistent sentence (issue #5 item 5; seed 000 "Errors")', () => {
+describe('argument errors read as one consistent sentence (seed 000 "Errors")', () => {
   let client: Client;
   beforeAll(async () => {
     client = (await stdioClient(mock.url, WRITE_KEY)).client;

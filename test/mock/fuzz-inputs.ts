@@ -1,4 +1,4 @@
-// Inputs for the v1 fuzz test (issue #3 item 10): every operation of the bundled v1 document, valid
+// Inputs for the v1 fuzz test: every operation of the bundled v1 document, valid
 // inputs generated from its schemas with json-schema-faker (seeded, so every run sends the same
 // requests), and invalid ones made by mutating an accepted input along what the schemas say.
 // Nothing here talks to the mock; `fuzz.test.ts` sends the requests and judges the answers.
@@ -29,7 +29,7 @@ export interface Operation {
 
 /** What an answer to an input must be. */
 export type Expectation =
-  /** The contract (or issue #3 item 10) refuses it: a 4xx in the error shape, nothing changed. */
+  /** The contract (or docs/adr-0002, bad input) refuses it: a 4xx in the error shape, nothing changed. */
   | 'refused'
   /** A reference to something that does not exist: refused, or (where the seed says unknown ids are left out) a 2xx that changes nothing. */
   | 'refusedOrIgnored'

@@ -1,4 +1,4 @@
-// Inputs for the v2 fuzz test (issue #4 item 7): what the v1 inputs (fuzz-inputs.ts) do not cover —
+// Inputs for the v2 fuzz test: what the v1 inputs (fuzz-inputs.ts) do not cover —
 // v2's names for platform records, query parameters judged by their own schemas, references that
 // must exist, and hand-built multipart bodies for the upload. The generation and the schema-driven
 // mutations themselves are fuzz-inputs.ts's; nothing here talks to the mock.

@@ -1,6 +1,5 @@
-// Property/fuzz test of the /api/v2 backend (issue #4 item 7): "Bad input: as in part 1, in the v2
-// error shape: never a 5xx, nothing changed; a schema-driven fuzz test over every v2 operation."
-// Part 1 (issue #3 item 10): bad input gets a clear 4xx in the documented shape and changes nothing —
+// Property/fuzz test of the /api/v2 backend (docs/adr-0002, bad input and bounds), over every v2
+// operation: bad input gets a clear 4xx in the v2 error shape and changes nothing —
 // malformed JSON, wrong content type, bodies over 1 MB, wrong types, negative or huge ids and offsets,
 // unknown ids, odd Unicode; never a 5xx, never a crash.
 //
@@ -127,7 +126,7 @@ interface Input {
   form?: Part[];
 }
 
-/** The main harness (DESIGN.md limits) and one for the key cases, whose failed-login limit cannot trip. */
+/** The main harness (default limits) and one for the key cases, whose failed-login limit cannot trip. */
 let h: Harness;
 let ha: Harness;
 let requests = 0;
@@ -625,22 +624,22 @@ async function judgeAll(op: V2Operation, cases: Case[]): Promise<{ problems: str
 
 const TITLES: Record<Group, string> = {
   valid:
-    'issue #4 item 7: valid inputs generated from its schemas (json-schema-faker) never get a 5xx, and any refusal among them is in the v2 error shape and changes nothing',
-  body: 'issue #4 item 7: body mutations (missing required, wrong types, out-of-range numbers, bad strings, odd Unicode, unknown and huge ids, extra keys) get a 4xx in the v2 error shape and change nothing — or, where the contract allows them, never a 5xx',
+    'valid inputs generated from its schemas (json-schema-faker) never get a 5xx, and any refusal among them is in the v2 error shape and changes nothing',
+  body: 'body mutations (missing required, wrong types, out-of-range numbers, bad strings, odd Unicode, unknown and huge ids, extra keys) get a 4xx in the v2 error shape and change nothing — or, where the contract allows them, never a 5xx',
   params:
-    'issue #4 item 7: bad path ids (negative, huge, non-numeric, unknown, odd Unicode, unknown enum values) and query parameters (missing, wrong types, out of bounds) get a 4xx in the v2 error shape and change nothing',
+    'bad path ids (negative, huge, non-numeric, unknown, odd Unicode, unknown enum values) and query parameters (missing, wrong types, out of bounds) get a 4xx in the v2 error shape and change nothing',
   transport:
-    'issue #4 item 7: malformed JSON, a wrong content type, a body over 1 MB, an empty body and JSON primitives get a 4xx in the v2 error shape and change nothing',
+    'malformed JSON, a wrong content type, a body over 1 MB, an empty body and JSON primitives get a 4xx in the v2 error shape and change nothing',
   upload:
-    'issue #4 item 7: bad multipart uploads (no file part, empty file, wrong type, bad sessionId, over 20 MB, not multipart) get 400/413/415 in the v2 error shape and change nothing',
-  auth: 'issue #4 item 7, seed 000 Authentication: a missing, empty or wrong X-MCP-Key gets a 401 (a read-only key on a write operation a 403) in the v2 error shape and changes nothing',
+    'bad multipart uploads (no file part, empty file, wrong type, bad sessionId, over 20 MB, not multipart) get 400/413/415 in the v2 error shape and change nothing',
+  auth: 'seed 000 Authentication: a missing, empty or wrong X-MCP-Key gets a 401 (a read-only key on a write operation a 403) in the v2 error shape and changes nothing',
 };
 
 const applies = (op: V2Operation, group: Group) =>
   group === 'body' || group === 'transport' ? op.body !== null : group === 'upload' ? op.form !== null : true;
 
-describe('v2 fuzz (issue #4 item 7)', () => {
-  it('issue #4 item 7: covers every operation of the bundled v2 document', () => {
+describe('v2 fuzz (docs/adr-0002, bad input; seed 000, Errors)', () => {
+  it('covers every operation of the bundled v2 document', () => {
     expect(OPERATIONS.length).toBe(27);
     expect(new Set(OPERATIONS.map((op) => op.operationId)).size).toBe(OPERATIONS.length);
     // Every operation with a request body is fuzzed through JSON or through the multipart form.
@@ -665,7 +664,7 @@ describe('v2 fuzz (issue #4 item 7)', () => {
       }
 
       if (op.aiQuota)
-        it('issue #4 item 7, seed 000 Limits: past the quota of 5 AI calls per key a valid input gets 429 in the v2 error shape and changes nothing; a fresh key (h.newKey) is not refused', async () => {
+        it('seed 000 Limits: past the quota of 5 AI calls per key a valid input gets 429 in the v2 error shape and changes nothing; a fresh key (h.newKey) is not refused', async () => {
           restore(h);
           const base = await acceptedInput(op);
           const req = request(op, base);
@@ -688,7 +687,7 @@ describe('v2 fuzz (issue #4 item 7)', () => {
     },
   );
 
-  it('issue #4 item 7 ("never a crash"): after everything the server still answers GET /mcp/capabilities with 200', async () => {
+  it('never a crash: after everything the server still answers GET /mcp/capabilities with 200', async () => {
     const a = await send(h, {
       method: 'GET',
       path: '/mcp/capabilities',

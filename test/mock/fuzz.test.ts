@@ -1,4 +1,4 @@
-// Property/fuzz test of the v1 API (issue #3 item 10; seed 001, "Errors"): "Bad input gets a clear 4xx
+// Property/fuzz test of the v1 API (docs/adr-0002; seed 001, "Errors"): "Bad input gets a clear 4xx
 // in the documented shape and changes nothing: malformed JSON, wrong content type, bodies over 1 MB,
 // wrong types, negative or huge ids and offsets, unknown ids, odd Unicode. Never a 5xx, never a crash."
 //
@@ -399,13 +399,13 @@ async function judgeAll(cases: Case[]): Promise<{ problems: string[]; statuses: 
 
 const TITLES: Record<Group, string> = {
   valid:
-    'issue #3 item 10: valid inputs generated from its schemas (json-schema-faker) never get a 5xx, and any refusal among them is in the error shape and changes nothing',
-  body: 'issue #3 item 10, seed 001 Errors: body mutations (missing required, wrong types, out-of-range numbers, bad strings, odd Unicode, unknown ids, extra keys) get a 4xx in the error shape and change nothing — or, where the contract allows them, never a 5xx',
+    'valid inputs generated from its schemas (json-schema-faker) never get a 5xx, and any refusal among them is in the error shape and changes nothing',
+  body: 'seed 001 Errors: body mutations (missing required, wrong types, out-of-range numbers, bad strings, odd Unicode, unknown ids, extra keys) get a 4xx in the error shape and change nothing — or, where the contract allows them, never a 5xx',
   params:
-    'issue #3 item 10, seed 001 Errors: negative, huge, non-numeric, unknown and odd-Unicode path ids and offsets get a 4xx in the error shape and change nothing',
+    'seed 001 Errors: negative, huge, non-numeric, unknown and odd-Unicode path ids and offsets get a 4xx in the error shape and change nothing',
   transport:
-    'issue #3 item 10: malformed JSON, a wrong content type, a body over 1 MB, an empty body and JSON primitives get a 4xx in the error shape and change nothing',
-  auth: 'seed 001 Authentication, issue #3 item 10: a missing, empty or wrong X-API-KEY gets a 401 in the error shape and changes nothing',
+    'malformed JSON, a wrong content type, a body over 1 MB, an empty body and JSON primitives get a 4xx in the error shape and change nothing',
+  auth: 'seed 001 Authentication: a missing, empty or wrong X-API-KEY gets a 401 in the error shape and changes nothing',
 };
 
 const applies = (op: Operation, group: Group) =>
@@ -415,7 +415,7 @@ const applies = (op: Operation, group: Group) =>
       ? op.parameters.length > 0
       : true;
 
-describe('v1 fuzz (issue #3 item 10; seed 001, Errors)', () => {
+describe('v1 fuzz (docs/adr-0002, bad input; seed 001, Errors)', () => {
   it('covers every operation of the bundled v1 document', () => {
     expect(OPERATIONS.length).toBe(17);
     expect(new Set(OPERATIONS.map((op) => op.operationId)).size).toBe(OPERATIONS.length);
@@ -438,7 +438,7 @@ describe('v1 fuzz (issue #3 item 10; seed 001, Errors)', () => {
     },
   );
 
-  it('issue #3 item 10 ("never a crash"): after everything the server still answers GET /courses with 200', async () => {
+  it('never a crash: after everything the server still answers GET /courses with 200', async () => {
     const a = await send({ method: 'GET', path: '/courses', headers: { 'x-api-key': DEMO_SITE_API_KEY } });
     expect(a.status).toBe(200);
     expect(a.body.courses.length).toBeGreaterThan(0);

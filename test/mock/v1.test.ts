@@ -1,4 +1,4 @@
-// In-process HTTP tests of the v1 API, one per rule of seed 001 (issue #3 item 4). Every answer is
+// In-process HTTP tests of the v1 API, one per rule of seed 001. Every answer is
 // also checked against openapi/v1 by the harness: a handler that drifts from the contract fails here.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from './harness.ts';
@@ -18,7 +18,7 @@ const newUser = (n: string, extra: Record<string, unknown> = {}) => ({
 });
 const demo = () => h.platform.tenant('demo');
 
-describe('authentication (seed 001, Authentication; DESIGN.md: 401 {status, message})', () => {
+describe('authentication (seed 001, Authentication; docs/adr-0002: 401 {status, message})', () => {
   it.each([
     ['no key', {}],
     ['a wrong key', { 'x-api-key': 'not-the-key' }],

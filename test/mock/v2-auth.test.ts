@@ -1,4 +1,4 @@
-// In-process HTTP tests of the /api/v2 pipeline (issue #4): the MCP key rules, one test per row of
+// In-process HTTP tests of the /api/v2 pipeline: the MCP key rules, one test per row of
 // seed 000's "Authentication", "Tenant restrictions (licence)", "Errors" and "Limits" tables, the
 // permission rules and the capabilities filter. Every answer is also checked against openapi/v2 by
 // the harness: a handler that drifts from the contract fails here with a 500.
@@ -418,7 +418,7 @@ describe('tenant restrictions (seed 000, Tenant restrictions (licence); Authenti
     );
   });
 
-  it('checks in order: licence, then write scope, then the AI switch, then the permission (issue #4, the pipeline)', async () => {
+  it('checks in order: licence, then write scope, then the AI switch, then the permission (docs/mock.md, the pipeline)', async () => {
     const lena = await keyOf(6);
     const generate = (key: string) =>
       h.v2('/ai/courses/generate', { method: 'POST', json: { prompt: 'Ladder safety' }, key });
@@ -460,7 +460,7 @@ describe('permissions (seed 000, Permission identifiers used by tools; Errors: 4
     },
   );
 
-  it('enforces the role hierarchy: a manager may not ban, unban or re-address an admin or another manager — 403 ROLE_HIERARCHY — but may a learner (seed 000, ban_user/unban_user/change_user_email; DESIGN.md: strictly below)', async () => {
+  it('enforces the role hierarchy: a manager may not ban, unban or re-address an admin or another manager — 403 ROLE_HIERARCHY — but may a learner (seed 000, ban_user/unban_user/change_user_email; docs/adr-0002: strictly below)', async () => {
     const max = await keyOf(2);
     expectError(
       await h.v2('/users/banned', { method: 'POST', json: { userId: 1 }, key: max }),
@@ -711,7 +711,7 @@ describe('limits (seed 000, Limits)', () => {
     expect((await regenerateLesson(await keyOf(1))).status).toBe(200);
   });
 
-  it('allows AI calls again when the virtual clock reaches the next UTC day, not a second before (seed 000, Limits: "per day"; DESIGN.md: UTC day of the virtual clock)', async () => {
+  it('allows AI calls again when the virtual clock reaches the next UTC day, not a second before (seed 000, Limits: "per day"; docs/adr-0002: UTC day of the virtual clock)', async () => {
     const key = await keyOf(1);
     for (let i = 0; i < 5; i++) expect((await regenerateLesson(key)).status).toBe(200);
     const refused = await regenerateLesson(key);
@@ -724,7 +724,7 @@ describe('limits (seed 000, Limits)', () => {
     expect((await regenerateLesson(key)).status).toBe(200);
   });
 
-  it('does not count polling the job status or uploading against the AI quota (DESIGN.md: the quota is the generation and refinement tools)', async () => {
+  it('does not count polling the job status or uploading against the AI quota (docs/adr-0002: the quota is the generation and refinement tools)', async () => {
     const key = await keyOf(1);
     const job = await h.v2('/ai/courses/generate', {
       method: 'POST',
@@ -917,7 +917,7 @@ function requestFrom(
 }
 
 // The limits below run on wall-clock time: the tests never wait for a refill, they read the delay.
-describe('per-key rate limit (seed 000, Errors: 429 MCP_RATE_LIMITED; DESIGN.md: token bucket per key)', () => {
+describe('per-key rate limit (seed 000, Errors: 429 MCP_RATE_LIMITED; docs/adr-0002: token bucket per key)', () => {
   let small: Harness;
   beforeAll(async () => {
     small = await startHarness('demo', {
@@ -951,7 +951,7 @@ describe('per-key rate limit (seed 000, Errors: 429 MCP_RATE_LIMITED; DESIGN.md:
     expect((await small.v2('/users/6', { key: second.key })).status).toBe(200);
   });
 
-  it('checks the rate limit before the permission: a learner key past its limit gets 429, not 403 (issue #4, the pipeline order)', async () => {
+  it('checks the rate limit before the permission: a learner key past its limit gets 429, not 403 (docs/mock.md, the pipeline order)', async () => {
     const { key } = await small.newKey(6, ['read', 'write']);
     for (let i = 0; i < 3; i++) expect((await small.v2('/courses/assigned/me', { key })).status).toBe(200);
     expectError(await small.v2('/users?query=a', { key }), 429, 'MCP_RATE_LIMITED');
@@ -994,14 +994,14 @@ describe('failed authentication per IP (seed 000, Errors: 429 MCP_AUTH_RATE_LIMI
   );
 });
 
-describe('default thresholds (seed 000, Limits: per-key rate limit and per-IP failed-auth threshold "not shown"; DESIGN.md)', () => {
+describe('default thresholds (seed 000, Limits: per-key rate limit and per-IP failed-auth threshold "not shown"; docs/adr-0002)', () => {
   let defaults: Harness;
   beforeAll(async () => {
     defaults = await startHarness('demo', {});
   });
   afterAll(() => defaults.close());
 
-  it('allows 120 requests a minute per key, then answers 429 MCP_RATE_LIMITED (DESIGN.md: 120/min per key)', async () => {
+  it('allows 120 requests a minute per key, then answers 429 MCP_RATE_LIMITED (docs/adr-0002: 120/min per key)', async () => {
     const { key } = await defaults.newKey(1, ['read']);
     const started = Date.now();
     let answered = 0;
@@ -1019,7 +1019,7 @@ describe('default thresholds (seed 000, Limits: per-key rate limit and per-IP fa
     if (refused) expectError(refused, 429, 'MCP_RATE_LIMITED');
   });
 
-  it('allows 20 failed authentications per IP in 5 minutes, then answers 429 MCP_AUTH_RATE_LIMITED (DESIGN.md: 20 per 5 minutes)', async () => {
+  it('allows 20 failed authentications per IP in 5 minutes, then answers 429 MCP_AUTH_RATE_LIMITED (docs/adr-0002: 20 per 5 minutes)', async () => {
     for (let i = 0; i < 20; i++)
       expect((await defaults.v2('/mcp/capabilities', { key: `wrong-${i}` })).status).toBe(401);
     const blocked = await defaults.v2('/mcp/capabilities', { key: WRITE_KEY });

@@ -1,4 +1,4 @@
-// In-process HTTP tests of the /api/v2 endpoints behind the 25 MCP tools (issue #4): the read tools,
+// In-process HTTP tests of the /api/v2 endpoints behind the 25 MCP tools: the read tools,
 // the write tools with their audit trail, and the AI tools (upload, generation jobs, refinement).
 // Auth, licence, errors and limits are in v2-auth.test.ts. Every answer is also checked against
 // openapi/v2 by the harness: a handler that drifts from the contract fails here with a 500.
@@ -110,7 +110,7 @@ describe('read tools (seed 000, Read tools)', () => {
     expectError(await h.v2('/users'), 400, 'VALIDATION_ERROR');
   });
 
-  it('find_user: finds a user created through the v1 API (one platform state; DESIGN.md principle 2)', async () => {
+  it('find_user: finds a user created through the v1 API (docs/adr-0002: one platform state)', async () => {
     const created = await h.v1('/users', {
       method: 'POST',
       json: {
@@ -603,7 +603,7 @@ describe('write tools (seed 000, Write tools)', () => {
   });
 });
 
-describe('audit log of writes (issue #4: "Every write appends to the audit log, visible through both APIs")', () => {
+describe('audit log of writes (docs/adr-0002: every write through either API appends an entry)', () => {
   beforeAll(reset);
 
   let n = 0;

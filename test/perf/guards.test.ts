@@ -1,4 +1,4 @@
-// Issue #7 item 4: regression guards that are not timings. Reads that the seed warns grow with the
+// Regression guards that are not timings. Reads that the seed warns grow with the
 // platform (statistics) come from aggregates kept on each write, repeated searches are not scanned
 // again, and request validators are compiled once, when the app is built — never per request.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';

@@ -1,4 +1,4 @@
-// The /api/v2 request pipeline (issue #4 item 2), in this order, each step its own module:
+// The /api/v2 request pipeline (docs/mock.md, The MCP backend), in this order, each step its own module:
 // authenticate (with the per-IP failed-attempt limit) → licence tier → write scope → AI switch →
 // per-key rate limit → permission → AI quota. The first step that refuses answers the request.
 import type { Caller } from '../../../domain/access.ts';

@@ -1,5 +1,5 @@
 // Step 6 (seed 000, Errors: 429 MCP_RATE_LIMITED "per-key rate limit exceeded"): a token bucket per
-// key (DESIGN.md: 120 requests per minute). The refusal carries the delay in its message and in
+// key (docs/adr-0002: 120 requests per minute). The refusal carries the delay in its message and in
 // `Retry-After`. Wall-clock time: a rate limit is about real traffic.
 import type { Failure } from './failure.ts';
 
