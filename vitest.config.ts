@@ -30,7 +30,12 @@ export default defineConfig({
           exclude: [...configDefaults.exclude, ...PROCESS_AND_BROWSER],
         },
       },
-      { extends: true, test: { name: 'process-and-browser', include: PROCESS_AND_BROWSER } },
+      {
+        extends: true,
+        // Starting processes and a browser on a busy machine can take many seconds; the timeout only
+        // guards against a hang, the tests themselves wait on state.
+        test: { name: 'process-and-browser', include: PROCESS_AND_BROWSER, testTimeout: 120_000 },
+      },
     ],
   },
 });
