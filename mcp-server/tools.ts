@@ -42,6 +42,14 @@ function describe(errors: ErrorObject[]): string[] {
           return [`${field} must be at most ${String(e.params.limit)}`];
         case 'minimum':
           return [`${field} must be at least ${String(e.params.limit)}`];
+        case 'maxLength':
+          return [`${field} must be at most ${String(e.params.limit)} characters long`];
+        case 'minLength':
+          return [
+            e.params.limit === 1
+              ? `${field} must not be empty`
+              : `${field} must be at least ${String(e.params.limit)} characters long`,
+          ];
         case 'enum':
           return [`${field} must be one of ${(e.params.allowedValues as unknown[]).join(', ')}`];
         case 'pattern':
