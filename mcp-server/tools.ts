@@ -172,7 +172,9 @@ export class ToolRunner {
     rawArgs: Args,
     backend: Backend,
   ): Promise<{ result: ToolResult; status?: number }> {
-    const args = structuredClone(rawArgs ?? {});
+    // The defaults the check fills in are all top-level, so a shallow copy keeps the caller's object
+    // as it was; a deep copy would also walk whatever an agent nests, however deep, before the check.
+    const args = { ...rawArgs };
     const problems = this.check(tool, args);
     if (problems.length)
       return { result: failure(`Invalid arguments for ${tool.name}: ${problems.join('; ')}.`) };

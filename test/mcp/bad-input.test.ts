@@ -114,6 +114,15 @@ describe('invalid params are -32602 with a one-line reason (MCP 2025-11-25 "Tool
     expect(answer.json.error.message).toMatch(/^Invalid params for tools\/call: params: /);
   });
 
+  it('an argument nested 100 000 arrays deep is an argument error, not an internal error', async () => {
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    const body = `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"find_user","arguments":{"query":${deep}}}}`;
+    const answer = await rawRequest(mcpUrl, { headers: { ...RPC_HEADERS, 'x-mcp-key': READ_KEY }, body });
+    expect(answer.status).toBe(200);
+    expect(answer.json.result).toMatchObject({ isError: true });
+    expect(answer.json.result.content[0].text).toBe('Invalid arguments for find_user: query must be string.');
+  });
+
   it('an SDK client sees "MCP error -32602:" once, not twice, in front of an unknown tool', async () => {
     const { client } = await httpClient(mcpUrl, READ_KEY);
     const error = await client.callTool({ name: 'no_such_tool', arguments: {} }).then(
