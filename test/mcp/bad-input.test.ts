@@ -180,11 +180,13 @@ describe('stdio: stdout carries JSON-RPC only, and bad lines get answers (MCP 20
     try {
       let out = '';
       const lines = () => out.split('\n').filter(Boolean);
-      const answered = (id: number) =>
+      // initialize may wait for the platform while ping is answered at once: wait for both.
+      const answered = (ids: number[]) =>
         new Promise<void>((resolve, reject) => {
-          const timer = setTimeout(() => reject(new Error(`no answer ${id}:\n${out}`)), 10_000);
+          const timer = setTimeout(() => reject(new Error(`no answers ${ids}:\n${out}`)), 10_000);
           const check = () => {
-            if (lines().some((l) => JSON.parse(l).id === id)) {
+            const seen = new Set(lines().map((l) => JSON.parse(l).id));
+            if (ids.every((id) => seen.has(id))) {
               clearTimeout(timer);
               resolve();
             }
@@ -194,7 +196,7 @@ describe('stdio: stdout carries JSON-RPC only, and bad lines get answers (MCP 20
             check();
           });
         });
-      const done = answered(9);
+      const done = answered([4, 9]);
       child.stdin.write('this is not JSON\n');
       child.stdin.write('{"hello": "world"}\n');
       child.stdin.write(
