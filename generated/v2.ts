@@ -1602,7 +1602,7 @@ export interface components {
         ChangeUserEmailRequest: {
             /**
              * Format: email
-             * @description The new e-mail address.
+             * @description The new e-mail address. At most 254 characters (RFC 5321); the bound is assumed.
              * @example lena.new@example.com
              */
             email: string;
@@ -1757,7 +1757,7 @@ export interface components {
              */
             language?: string;
             /**
-             * @description Course title; omitted means the title is generated.
+             * @description Course title; omitted means the title is generated. At most 200 characters; the bound is assumed.
              * @example Information security for new hires
              */
             title?: string;
@@ -1765,12 +1765,12 @@ export interface components {
         /** @description Body of a course-generation request (documented `{prompt, options}`, or `{prompt, sessionId, options}` when generating from uploaded files). */
         GenerateCourseRequest: {
             /**
-             * @description What the course should teach.
+             * @description What the course should teach. At most 10 000 characters; the bound is assumed.
              * @example A one-hour course on information security for new hires
              */
             prompt: string;
             /**
-             * @description Upload session whose files are the source material; omitted for a prompt-only course.
+             * @description Upload session whose files are the source material; omitted for a prompt-only course. At most 64 characters; the bound is assumed.
              * @example sess_4f1c2b7a
              */
             sessionId?: string;
@@ -1833,7 +1833,7 @@ export interface components {
         /** @description Body of a refinement (documented `{feedback}`). */
         RefineCourseRequest: {
             /**
-             * @description What to add to the course.
+             * @description What to add to the course. At most 5 000 characters; the bound is assumed.
              * @example Add a lesson and a question about USB sticks found in the car park.
              */
             feedback: string;
@@ -1864,7 +1864,7 @@ export interface components {
         /** @description Body of a question or lesson regeneration (documented `{feedback?}`). */
         RegenerateRequest: {
             /**
-             * @description What to change; omitted means a generic clearer version.
+             * @description What to change; omitted means a generic clearer version. At most 5 000 characters; the bound is assumed.
              * @example Make the wrong answers more plausible.
              */
             feedback?: string;

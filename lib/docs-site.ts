@@ -66,6 +66,7 @@ function describeSchema(schema: Record<string, unknown>): string {
   if (schema.maximum !== undefined) parts.push(`max ${html(schema.maximum)}`);
   if (schema.minItems !== undefined) parts.push(`at least ${html(schema.minItems)} item(s)`);
   if (schema.minLength !== undefined) parts.push(`min length ${html(schema.minLength)}`);
+  if (schema.maxLength !== undefined) parts.push(`max length ${html(schema.maxLength)}`);
   if (schema.pattern !== undefined) parts.push(`pattern <code>${html(schema.pattern)}</code>`);
   return parts.join(', ');
 }

@@ -36,6 +36,14 @@ export function lintToolSchemas(): string[] {
       }
       if (tool[part].type !== 'object')
         problems.push(`${tool.name}.${part}: MCP needs type "object" at the top`);
+      for (const where of booleanSubschemas(tool[part], part))
+        problems.push(
+          `${tool.name}.${where}: a bare true/false subschema; strict clients want a schema object`,
+        );
+    }
+    for (const [name, schema] of Object.entries(tool.inputSchema.properties ?? {})) {
+      if (schema.type === 'string' && !schema.enum && schema.maxLength === undefined)
+        problems.push(`${tool.name}.inputSchema.properties.${name}: a string parameter needs a maxLength`);
     }
     for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const) {
       if (typeof tool.annotations?.[hint] !== 'boolean')
@@ -43,6 +51,27 @@ export function lintToolSchemas(): string[] {
     }
   }
   return problems;
+}
+
+/** Paths of `true`/`false` used as a schema (strict MCP clients such as the Inspector's --strict reject them). */
+function booleanSubschemas(node: unknown, path: string): string[] {
+  if (typeof node === 'boolean') return [path];
+  if (!node || typeof node !== 'object') return [];
+  // Keywords whose values are schemas, or maps and lists of schemas; other keywords hold plain data.
+  const schemaMaps = ['properties', 'patternProperties', '$defs'];
+  const schemaLists = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
+  const schemaValues = ['items', 'additionalItems', 'not', 'if', 'then', 'else', 'contains', 'propertyNames'];
+  return Object.entries(node as Record<string, unknown>).flatMap(([key, value]) => {
+    if (schemaMaps.includes(key) && value && typeof value === 'object')
+      return Object.entries(value).flatMap(([k, v]) => booleanSubschemas(v, `${path}.${key}.${k}`));
+    if (schemaLists.includes(key) && Array.isArray(value))
+      return value.flatMap((v, i) => booleanSubschemas(v, `${path}.${key}[${i}]`));
+    if (schemaValues.includes(key)) return booleanSubschemas(value, `${path}.${key}`);
+    // `additionalProperties: false` is the usual way to close an object; only a schema there is walked.
+    if (key === 'additionalProperties' && typeof value === 'object')
+      return booleanSubschemas(value, `${path}.${key}`);
+    return [];
+  });
 }
 
 async function command(file: string, args: string[]): Promise<string[]> {

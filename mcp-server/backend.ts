@@ -2,17 +2,24 @@
 // carries the MCP key in `X-MCP-Key`. A 429 is retried with exponential backoff, at most 3 times,
 // honouring the delay the backend gives in `Retry-After` or in its message ("retry after Ns") —
 // seed 000, Errors: "The tool server retries 429 responses with exponential backoff, at most 3 times".
+// Over HTTP the tool server serves many clients from one address; it names the client it acts for in
+// `X-Forwarded-For`, so the platform's per-address limit on failed logins counts that client alone
+// (seed 000, Errors: 429 MCP_AUTH_RATE_LIMITED is per IP).
 
 export interface BackendAnswer {
   status: number;
   body: unknown;
   /** How many times a 429 was retried before this answer. */
   retries: number;
+  /** A 429's delay in seconds, from `Retry-After` or the message. */
+  retryAfter?: number;
 }
 
 export interface BackendOptions {
   baseUrl: string;
   key: string;
+  /** The address of the client the tool server acts for, sent as `X-Forwarded-For` (HTTP only). */
+  clientAddress?: string;
   /** First backoff delay; it doubles with each retry. */
   backoffMs?: number;
   /** A 429 that asks to wait longer than this is reported at once (a daily quota will not clear in seconds). */
@@ -44,6 +51,7 @@ export function retryDelaySeconds(headers: Headers, body: unknown): number | nul
 export class Backend {
   readonly baseUrl: string;
   private readonly key: string;
+  private readonly clientAddress: string | undefined;
   private readonly backoffMs: number;
   private readonly maxRetryWaitMs: number;
   private readonly maxRetries: number;
@@ -53,6 +61,8 @@ export class Backend {
   constructor(options: BackendOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.key = options.key;
+    // An IPv4 client on a dual-stack socket shows as ::ffff:a.b.c.d; it is the same client as a.b.c.d.
+    this.clientAddress = options.clientAddress?.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '');
     this.backoffMs = options.backoffMs ?? 500;
     this.maxRetryWaitMs = options.maxRetryWaitMs ?? 30_000;
     this.maxRetries = options.maxRetries ?? 3;
@@ -65,6 +75,7 @@ export class Backend {
     for (const [k, v] of Object.entries(req.query ?? {})) url.searchParams.set(k, String(v));
     for (let retries = 0; ; retries++) {
       const headers: Record<string, string> = { 'x-mcp-key': this.key, accept: 'application/json' };
+      if (this.clientAddress) headers['x-forwarded-for'] = this.clientAddress;
       let body: string | FormData | undefined;
       if (req.form) body = req.form;
       else if (req.body !== undefined) {
@@ -95,10 +106,11 @@ export class Backend {
       try {
         parsed = text ? JSON.parse(text) : undefined;
       } catch {}
-      if (response.status !== 429 || retries >= this.maxRetries)
-        return { status: response.status, body: parsed, retries };
-      const asked = (retryDelaySeconds(response.headers, parsed) ?? 0) * 1000;
-      if (asked > this.maxRetryWaitMs) return { status: response.status, body: parsed, retries };
+      if (response.status !== 429) return { status: response.status, body: parsed, retries };
+      const retryAfter = retryDelaySeconds(response.headers, parsed) ?? undefined;
+      const asked = (retryAfter ?? 0) * 1000;
+      if (retries >= this.maxRetries || asked > this.maxRetryWaitMs)
+        return { status: 429, body: parsed, retries, ...(retryAfter ? { retryAfter } : {}) };
       await this.sleep(Math.max(asked, this.backoffMs * 2 ** retries));
     }
   }

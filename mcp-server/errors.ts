@@ -13,6 +13,10 @@ const codeOf = (body: unknown) => {
   return typeof code === 'string' ? code : '';
 };
 
+/** Calling again unchanged cannot help, so the sentence does not say "try again". */
+const tooLarge = (status: number, said: string) =>
+  `The request was too large for the platform (HTTP ${status}${said ? `: ${said}` : ''}). Shorten the arguments; the same call will be refused again.`;
+
 export function explainFailure(tool: ToolDefinition, answer: BackendAnswer): string {
   const said = messageOf(answer.body);
   const code = codeOf(answer.body);
@@ -21,7 +25,7 @@ export function explainFailure(tool: ToolDefinition, answer: BackendAnswer): str
     case 400:
       return `The platform refused the arguments of ${tool.name}: ${said || 'invalid request'}. Correct them and call again.`;
     case 401:
-      return 'The MCP key is invalid or revoked, or its owner is banned. Ask your administrator for a new key; no tool will work until then.';
+      return `The MCP key is invalid or revoked, or its owner is banned${said ? ` (the platform says: ${said.replace(/\.$/, '')})` : ''}. Ask your administrator for a new key; no tool will work until then.`;
     case 402:
       return 'This workspace has no MCP licence. Talk to your administrator.';
     case 403:
@@ -48,7 +52,12 @@ export function explainFailure(tool: ToolDefinition, answer: BackendAnswer): str
         ? `That e-mail address is already used by another user. Choose another one. (${said})`
         : `The platform refused because of a conflict: ${said}.`;
     case 413:
-      return `The file is larger than 20 MB. Upload a smaller file. (${said})`;
+      if (tool['x-backend'].some((c) => Object.values(c.args).some((a) => a.as === 'file')))
+        return `The file is larger than 20 MB. Upload a smaller file. (${said})`;
+      return tooLarge(answer.status, said);
+    case 414:
+    case 431:
+      return tooLarge(answer.status, said);
     case 415:
       return `The file is not a PDF, DOC, DOCX, PNG, JPG, GIF or WebP file. Upload one of those. (${said})`;
     case 422:
@@ -57,7 +66,7 @@ export function explainFailure(tool: ToolDefinition, answer: BackendAnswer): str
       if (/quota/i.test(said))
         return `The daily AI quota is used up: ${said} Use the other tools until then.`;
       if (code === 'MCP_AUTH_RATE_LIMITED')
-        return `Too many failed authentications from this address: ${said}`;
+        return `Too many failed logins with wrong MCP keys came from this client: ${said.replace(/\.$/, '')}. Until then every key from this client is refused, a valid one too; check the key you send.`;
       return `The platform is rate-limiting this key${answer.retries ? ` (retried ${answer.retries} times)` : ''}: ${said || 'too many requests'}. Wait, then try again.`;
     case 503:
       if (code === 'BACKEND_UNREACHABLE')

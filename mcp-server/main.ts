@@ -2,12 +2,12 @@
 // from --key or LMSKIT_MCP_KEY), or Streamable HTTP at /mcp with --http (each request brings its key).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { parseCommandLine, portOf, usageError } from '../lib/cli.ts';
 import { ROOT } from '../lib/paths.ts';
 import { Backend } from './backend.ts';
-import { createHttpApp } from './http.ts';
+import { allowedHostsFor, createHttpApp, listensEverywhere } from './http.ts';
 import { ToolServer } from './server.ts';
+import { StdioTransport } from './stdio.ts';
 import { ToolRunner } from './tools.ts';
 
 const HELP = `usage: lmskit mcp [--http] [options]
@@ -17,7 +17,9 @@ const HELP = `usage: lmskit mcp [--http] [options]
   --http              serve Streamable HTTP at /mcp instead of stdio
   --port N            HTTP port (LMSKIT_MCP_PORT, default 4020)
   --host H            HTTP address (default 127.0.0.1)
-  --allow-origin O    an Origin besides localhost's that may call the HTTP server (repeatable)
+  --allowed-hosts H   host names the Host header may carry, comma-separated (default: localhost,
+                      127.0.0.1, [::1] and the --host address); others get 403 (DNS rebinding)
+  --allow-origin O    an Origin besides localhost's that may call the HTTP server, with CORS (repeatable)
 `;
 
 const values = parseCommandLine(
@@ -27,6 +29,7 @@ const values = parseCommandLine(
     http: { type: 'boolean', default: false },
     port: { type: 'string', default: process.env.LMSKIT_MCP_PORT ?? '4020' },
     host: { type: 'string', default: '127.0.0.1' },
+    'allowed-hosts': { type: 'string' },
     'allow-origin': { type: 'string', multiple: true, default: [] },
   },
   HELP,
@@ -38,11 +41,28 @@ const runner = new ToolRunner();
 const baseUrl = values['base-url'];
 
 if (values.http) {
+  let allowedHosts: string[];
+  try {
+    allowedHosts = allowedHostsFor(
+      values.host,
+      values['allowed-hosts']?.split(',').map((h) => h.trim()),
+    );
+  } catch {
+    usageError(
+      `not a host name in --host or --allowed-hosts: ${values.host} ${values['allowed-hosts'] ?? ''}`,
+      HELP,
+    );
+  }
+  if (listensEverywhere(values.host) && !values['allowed-hosts'])
+    console.error(
+      `lmskit mcp: listening on every interface, but only requests whose Host is ${allowedHosts.join(', ')} are served; name the others with --allowed-hosts`,
+    );
   const app = createHttpApp({
     baseUrl,
     runner,
     version,
     host: values.host,
+    allowedHosts,
     allowedOrigins: values['allow-origin'],
   });
   const server = app.listen(port, values.host, () => {
@@ -63,5 +83,5 @@ if (values.http) {
   // stdout belongs to the protocol: everything else goes to stderr.
   if (toolServer.problem) console.error(`lmskit mcp: ${toolServer.problem}`);
   else console.error(`lmskit mcp: ${names.length} tools for this key, backend ${baseUrl}/api/v2`);
-  await toolServer.server.connect(new StdioServerTransport());
+  await toolServer.connect(new StdioTransport());
 }

@@ -3,14 +3,11 @@
 // list when asked for it or when a call suggests the key's rights changed, telling the client through
 // `notifications/tools/list_changed`.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Backend } from './backend.ts';
 import { explainFailure } from './errors.ts';
+import { errorMessage, idOf, invalidParams, RpcCode, rpcError } from './rpc.ts';
 import { type Args, listing, type ToolRunner } from './tools.ts';
 
 /** Announced in the seed's catalogue but with no backend: never offered (seed 000, item 5). */
@@ -31,7 +28,7 @@ export interface ToolServerOptions {
 export async function fetchToolNames(
   backend: Backend,
   runner: ToolRunner,
-): Promise<{ names: string[]; problem?: string; status: number }> {
+): Promise<{ names: string[]; problem?: string; status: number; retryAfter?: number }> {
   const answer = await backend.request({ method: 'GET', path: '/mcp/capabilities' });
   if (answer.status !== 200) {
     const anyTool = runner.tools.values().next().value;
@@ -39,6 +36,7 @@ export async function fetchToolNames(
       names: [],
       status: answer.status,
       problem: anyTool ? explainFailure(anyTool, answer) : `capabilities answered ${answer.status}`,
+      ...(answer.retryAfter ? { retryAfter: answer.retryAfter } : {}),
     };
   }
   const listed = (answer.body as { tools?: unknown }).tools;
@@ -46,10 +44,22 @@ export async function fetchToolNames(
   return { names: names.filter((n) => runner.tools.has(n) && !ABSENT_TOOLS.includes(n)), status: 200 };
 }
 
+/** Why the platform refuses the key now: the JSON-RPC code and HTTP status that say so. */
+export interface Refusal {
+  code: number;
+  status: number;
+  message: string;
+  retryAfter?: number;
+}
+
+/** The backend's word on a key: these statuses change the tool list, anything else is passing trouble. */
+const AUTHORITATIVE = [200, 401, 402, 403];
+
 export class ToolServer {
   readonly server: Server;
   private names: string[] = [];
   private fetchedAt = 0;
+  private retryAfter: number | undefined;
   problem: string | undefined;
   /** The backend's status for the key at the last refresh (401: the key is not accepted). */
   status = 0;
@@ -80,7 +90,7 @@ export class ToolServer {
       if (!tool) {
         // MCP spec: an unknown tool is a protocol error, not a tool result.
         const why = this.problem ?? 'Call tools/list for the tools this key may use.';
-        throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}. ${why}`);
+        throw rpcError(RpcCode.InvalidParams, `Unknown tool: ${name}. ${why}`);
       }
       const { result, status } = await options.runner.call(tool, (args ?? {}) as Args, options.backend);
       // A refusal of the key or of the licence (401, 402, 403) means the offered list may be stale.
@@ -95,21 +105,77 @@ export class ToolServer {
       names: fetched,
       problem,
       status,
+      retryAfter,
     } = await fetchToolNames(this.options.backend, this.options.runner);
     this.status = status;
+    this.retryAfter = retryAfter;
     // Only the backend's word on the key (200, or a refusal of it) changes the list; a passing 429,
     // 5xx or network failure keeps the tools the agent had.
-    const names = status === 200 || status === 401 || status === 402 || status === 403 ? fetched : this.names;
+    const authoritative = AUTHORITATIVE.includes(status);
+    const names = authoritative ? fetched : this.names;
     const changed = names.join() !== this.names.join();
     this.names = names;
     this.problem = problem;
     this.fetchedAt = Date.now();
-    this.options.onRefresh?.(names);
+    if (authoritative) this.options.onRefresh?.(names);
     if (changed && notify) await this.server.sendToolListChanged().catch(() => {});
     return names;
+  }
+
+  /**
+   * Why the key cannot be served now, by the last refresh: refused (401), told to wait (429, e.g. too
+   * many failed logins from this client), or no answer from the platform. Null when it can be served.
+   */
+  get refusal(): Refusal | null {
+    const message = this.problem ?? `The platform answered ${this.status}.`;
+    if (this.status === 401) return { code: RpcCode.KeyRefused, status: 401, message };
+    if (this.status === 429)
+      return { code: RpcCode.TooManyRequests, status: 429, message, retryAfter: this.retryAfter };
+    if (this.status >= 500) return { code: RpcCode.PlatformUnavailable, status: 503, message };
+    return null;
+  }
+
+  /**
+   * Serves MCP over a transport. Each request's params are checked first (-32602 with a one-line
+   * reason), and an `initialize` of a key the platform refuses is answered with the refusal, so a
+   * client learns why at once instead of seeing an empty tool list.
+   */
+  async connect(transport: Transport): Promise<void> {
+    await this.server.connect(transport);
+    const deliver = transport.onmessage;
+    transport.onmessage = (message, extra) => {
+      const problem = invalidParams(message);
+      if (problem && 'id' in message) {
+        void transport.send(errorMessage(idOf(message), RpcCode.InvalidParams, problem));
+        return;
+      }
+      if (!('method' in message) || message.method !== 'initialize' || !('id' in message)) {
+        deliver?.(message, extra);
+        return;
+      }
+      void this.admit().then((refusal) => {
+        if (!refusal) deliver?.(message, extra);
+        else
+          void transport.send(
+            errorMessage(idOf(message), refusal.code, refusal.message, refusalData(refusal)),
+          );
+      });
+    };
+  }
+
+  /** The refusal of the key, asking the platform first unless the tool list is fresh. */
+  private async admit(): Promise<Refusal | null> {
+    if (Date.now() - this.fetchedAt > (this.options.refreshMs ?? 1000)) await this.refresh(false);
+    return this.refusal;
   }
 
   get toolNames(): string[] {
     return this.names;
   }
 }
+
+/** What a refusal carries besides its sentence: the platform's HTTP status and, for 429, the wait. */
+export const refusalData = (refusal: Refusal) => ({
+  status: refusal.status,
+  ...(refusal.retryAfter ? { retryAfter: refusal.retryAfter } : {}),
+});

@@ -42,6 +42,14 @@ function describe(errors: ErrorObject[]): string[] {
           return [`${field} must be at most ${String(e.params.limit)}`];
         case 'minimum':
           return [`${field} must be at least ${String(e.params.limit)}`];
+        case 'maxLength':
+          return [`${field} must be at most ${String(e.params.limit)} characters long`];
+        case 'minLength':
+          return [
+            e.params.limit === 1
+              ? `${field} must not be empty`
+              : `${field} must be at least ${String(e.params.limit)} characters long`,
+          ];
         case 'enum':
           return [`${field} must be one of ${(e.params.allowedValues as unknown[]).join(', ')}`];
         case 'pattern':
@@ -164,7 +172,9 @@ export class ToolRunner {
     rawArgs: Args,
     backend: Backend,
   ): Promise<{ result: ToolResult; status?: number }> {
-    const args = structuredClone(rawArgs ?? {});
+    // The defaults the check fills in are all top-level, so a shallow copy keeps the caller's object
+    // as it was; a deep copy would also walk whatever an agent nests, however deep, before the check.
+    const args = { ...rawArgs };
     const problems = this.check(tool, args);
     if (problems.length)
       return { result: failure(`Invalid arguments for ${tool.name}: ${problems.join('; ')}.`) };

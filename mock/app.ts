@@ -24,6 +24,23 @@ export interface AppOptions {
   onStateReplaced?: () => void;
   /** The built docs site, served at /docs when given. */
   docsDir?: string;
+  /**
+   * Which peers may name the client in `X-Forwarded-For` (Express's `trust proxy`: addresses, subnets,
+   * `loopback`; false for none). Default `loopback`: the kit's own MCP tool server, on this machine,
+   * names each of its clients, so failed logins count per client rather than per tool server.
+   */
+  trustProxy?: string | false;
+}
+
+/** The `trust proxy` setting of a flag's value (`none` = trust no one), or an Error saying what is wrong. */
+export function trustProxySetting(value: string): string | false {
+  if (value === 'none') return false;
+  try {
+    express().set('trust proxy', value);
+  } catch (error) {
+    throw new Error(`--trust-proxy takes addresses, subnets, loopback or none: ${(error as Error).message}`);
+  }
+  return value;
 }
 
 /** Bodies over 1 MB are refused (docs/adr-0002: bad input and bounds). */
@@ -61,6 +78,7 @@ export function createApp(options: AppOptions) {
 
   const app = express();
   app.disable('x-powered-by');
+  app.set('trust proxy', options.trustProxy ?? 'loopback');
   // Answers change with every write; an ETag would cost a hash of every body for nothing.
   app.set('etag', false);
   // Flat query keys: v2 names parameters literally `fields[author]`, not as nested objects.

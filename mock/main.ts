@@ -5,7 +5,7 @@ import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { parseCommandLine, portOf, usageError } from '../lib/cli.ts';
 import { DOCS_SITE_DIR, ROOT } from '../lib/paths.ts';
-import { createApp } from './app.ts';
+import { createApp, trustProxySetting } from './app.ts';
 import { VirtualClock } from './domain/clock.ts';
 import { hashKey } from './domain/mcp-keys.ts';
 import { Platform } from './domain/platform.ts';
@@ -25,6 +25,8 @@ const HELP = `usage: lmskit mock [options]
   --seed-scale SPEC   a seed of the given size instead: users=100000,courses=1000,assignments=500000
   --frozen-clock      the virtual clock moves only when advanced through /__admin
   --rate-limit N      /api/v2 requests per MCP key per minute (LMSKIT_RATE_LIMIT, default 120; 0 = off)
+  --trust-proxy LIST  peers whose X-Forwarded-For names the client, for the failed-login limit per client
+                      (LMSKIT_TRUST_PROXY: addresses, subnets, loopback or none; default loopback)
 `;
 
 const values = parseCommandLine(
@@ -37,6 +39,7 @@ const values = parseCommandLine(
     'seed-scale': { type: 'string' },
     'frozen-clock': { type: 'boolean', default: false },
     'rate-limit': { type: 'string', default: process.env.LMSKIT_RATE_LIMIT ?? '120' },
+    'trust-proxy': { type: 'string', default: process.env.LMSKIT_TRUST_PROXY ?? 'loopback' },
   },
   HELP,
 );
@@ -46,6 +49,12 @@ const port = portOf(values.port, HELP);
 const rateLimit = Number(values['rate-limit']);
 if (!Number.isInteger(rateLimit) || rateLimit < 0)
   usageError(`--rate-limit takes a whole number ≥ 0, not ${values['rate-limit']}`, HELP);
+let trustProxy: string | false = false;
+try {
+  trustProxy = trustProxySetting(values['trust-proxy']);
+} catch (error) {
+  usageError((error as Error).message, HELP);
+}
 
 const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version as string;
 const adminToken = values['admin-token'] || randomBytes(16).toString('hex');
@@ -83,6 +92,7 @@ const { app } = createApp({
   adminToken,
   version,
   limits: { requestsPerMinute: rateLimit },
+  trustProxy,
   onStateReplaced: () => stateFile?.compact(platform),
 });
 const dispatcher = new WebhookDispatcher(platform);

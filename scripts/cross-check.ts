@@ -5,6 +5,8 @@
 //    suite sends invalid ones on purpose), and the auth checks are left out: Prism answers a
 //    request without credentials itself.
 // 2. The main v1 flows, written as Arazzo workflows, run with `redocly respect` against the mock.
+// 3. The MCP tool server in front of the mock, judged by the official MCP conformance suite and the
+//    MCP Inspector CLI (scripts/mcp-official-checks.ts).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer, request as httpRequest } from 'node:http';
 import { join } from 'node:path';
@@ -14,6 +16,7 @@ import { runChecks } from '../conformance/runner.ts';
 import { freePort } from '../lib/net.ts';
 import { bundlePath, ROOT } from '../lib/paths.ts';
 import { DEMO_SITE_API_KEY, demoMcpKey } from '../mock/seed/demo.ts';
+import { runOfficialMcpChecks } from './mcp-official-checks.ts';
 
 const children: ChildProcess[] = [];
 const stop = () => {
@@ -148,12 +151,20 @@ const respect = spawn(
   },
 );
 const respectCode = await new Promise<number | null>((r) => respect.on('exit', r));
+
+console.log("\nThe MCP tool server, checked by the MCP project's own tools");
+const mcpProblems = await runOfficialMcpChecks(mock);
+for (const p of mcpProblems) console.log(`✗ ${p}`);
 stop();
-const ok = failed.length === 0 && report.results.some((r) => r.status === 'pass') && respectCode === 0;
+const ok =
+  failed.length === 0 &&
+  report.results.some((r) => r.status === 'pass') &&
+  respectCode === 0 &&
+  mcpProblems.length === 0;
 const passed = report.results.filter((r) => r.status === 'pass').length;
 console.log(
   ok
-    ? `\ncross-check: ${passed} checks agree with Prism, and the Arazzo workflows pass`
+    ? `\ncross-check: ${passed} checks agree with Prism, the Arazzo workflows pass, and the MCP conformance suite and Inspector pass the tool server`
     : '\ncross-check FAILED',
 );
 process.exit(ok ? 0 : 1);

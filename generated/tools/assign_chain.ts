@@ -3,10 +3,10 @@
 
 export type AssignChainInput = (
   | {
-      userIds: unknown;
+      userIds: unknown[];
     }
   | {
-      groupIds: unknown;
+      groupIds: unknown[];
     }
 ) & {
   /**

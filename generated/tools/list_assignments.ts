@@ -12,10 +12,10 @@ export type ListAssignmentsInput = {
   groupId?: number;
 } & (
   | {
-      userId: unknown;
+      userId: number;
     }
   | {
-      groupId: unknown;
+      groupId: number;
     }
 );
 

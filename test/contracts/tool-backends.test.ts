@@ -107,6 +107,35 @@ describe('tool → backend mapping (seed 000 tool tables)', () => {
     }
   });
 
+  it('v2 string bounds agree with the tool bounds for every mapped parameter and body field', () => {
+    /** The schema a tool argument lands on: a path or query parameter, or a (nested) body or multipart field. */
+    const target = (
+      { operation: op, parameters }: Operation,
+      where: string,
+      name: string,
+    ): Spec | undefined => {
+      if (where === 'path' || where === 'query')
+        return deref(parameters.map(deref).find((p) => p?.in === where && p.name === name)?.schema);
+      const media = where === 'multipart' ? 'multipart/form-data' : 'application/json';
+      let schema = deref(deref(op.requestBody)?.content?.[media]?.schema);
+      for (const part of name.split('.')) schema = deref(bodyProperties(schema)[part]);
+      return schema;
+    };
+    let checked = 0;
+    for (const tool of tools) {
+      for (const call of tool['x-backend']) {
+        for (const [param, arg] of Object.entries(call.args)) {
+          const own = tool.inputSchema.properties?.[param] as Spec;
+          if (own.type !== 'string' || arg.as === 'file') continue;
+          const backend = target(ops.get(call.operationId) as Operation, arg.in, arg.name) as Spec;
+          expect(backend.maxLength, `${tool.name}.${param} maxLength`).toEqual(own.maxLength);
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThanOrEqual(15);
+  });
+
   it("each single-call tool's outputSchema accepts its backend's documented success examples", () => {
     const ajv = createToolAjv();
     let checked = 0;

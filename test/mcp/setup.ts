@@ -3,6 +3,7 @@
 // mock's admin API (token `t`), the tool definitions of mcp-schema/ and a minimal PDF.
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -84,28 +85,33 @@ export interface Mock {
   process: RunningProcess;
 }
 
-/** One `lmskit mock` on a free port, unlimited per-key rate, admin token `t`. */
-export async function startMock(): Promise<Mock> {
+/** One `lmskit mock` on a free port, unlimited per-key rate, admin token `t`, and the given flags. */
+export async function startMock(flags: string[] = []): Promise<Mock> {
   const port = await freePort();
   const p = await startLmskit(
-    ['mock', '--port', String(port), '--admin-token', ADMIN_TOKEN, '--rate-limit', '0'],
+    ['mock', '--port', String(port), '--admin-token', ADMIN_TOKEN, '--rate-limit', '0', ...flags],
     /ready/,
   );
   running.push(p);
   return { url: `http://127.0.0.1:${port}`, process: p };
 }
 
-/** `lmskit mcp --http` in front of the mock; answers the URL of its /mcp endpoint. */
+/**
+ * `lmskit mcp --http` in front of the mock, listening on `host` (a loopback address), with the given
+ * flags; answers the URL of its /mcp endpoint.
+ */
 export async function startHttpToolServer(
   mockUrl: string,
+  flags: string[] = [],
+  host = '127.0.0.1',
 ): Promise<{ url: string; process: RunningProcess }> {
   const port = await freePort();
   const p = await startLmskit(
-    ['mcp', '--http', '--port', String(port), '--base-url', mockUrl],
+    ['mcp', '--http', '--port', String(port), '--host', host, '--base-url', mockUrl, ...flags],
     /Streamable HTTP/,
   );
   running.push(p);
-  return { url: `http://127.0.0.1:${port}/mcp`, process: p };
+  return { url: `http://${host}:${port}/mcp`, process: p };
 }
 
 /** Closes every client and kills every process this file started. */
@@ -158,6 +164,82 @@ export async function httpClient(
   clients.push(client);
   await client.connect(transport);
   return { client, transport };
+}
+
+// Raw HTTP, as a client of any make could send it.
+
+export interface RawAnswer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  text: string;
+  /** The body parsed as JSON, or undefined when it is not JSON. */
+  json: any;
+}
+
+/**
+ * One HTTP request with full control: any Host and Origin, any body bytes, and the local (source)
+ * address, so tests can be several clients on one machine (127.0.0.2, 127.0.0.3, ... are loopback too).
+ */
+export function rawRequest(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string; localAddress?: string } = {},
+): Promise<RawAnswer> {
+  const target = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname + target.search,
+        method: options.method ?? 'POST',
+        headers: options.headers,
+        localAddress: options.localAddress,
+        agent: false,
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c) => (text += c));
+        res.on('end', () => {
+          let json: unknown;
+          try {
+            json = JSON.parse(text);
+          } catch {}
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+/** The headers a Streamable HTTP client sends with a JSON-RPC POST. */
+export const RPC_HEADERS = {
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+};
+
+export const initializeRequest = (id: number | string = 1, protocolVersion = '2025-11-25') => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'initialize',
+  params: { protocolVersion, capabilities: {}, clientInfo: { name: 'raw-client', version: '1.0.0' } },
+});
+
+/** A JSON-RPC POST of `message` to the tool server with `key` (none when empty). */
+export function rpcPost(
+  mcpUrl: string,
+  message: unknown,
+  key = '',
+  more: Record<string, string> = {},
+  localAddress?: string,
+) {
+  return rawRequest(mcpUrl, {
+    headers: { ...RPC_HEADERS, ...(key ? { 'x-mcp-key': key } : {}), ...more },
+    body: JSON.stringify(message),
+    localAddress,
+  });
 }
 
 // The mock's admin API.

@@ -161,7 +161,7 @@ describe('HTTP transport rules (docs/mcp.md: Streamable HTTP at /mcp, key per re
   it('a POST without X-MCP-Key gets 401 with a JSON-RPC error body', async () => {
     const answer = await rpc(initialize('2025-11-25'));
     expect(answer.status).toBe(401);
-    expect(answer.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: expect.any(Number) } });
+    expect(answer.body).toMatchObject({ jsonrpc: '2.0', id: 1, error: { code: expect.any(Number) } });
     expect(answer.body.error.message).toMatch(/X-MCP-Key/);
   });
 
