@@ -287,9 +287,11 @@ export class Context {
     const base = config.baseUrl.replace(/\/+$/, '');
     this.v1 = new Api('v1', loadContract('v1'), `${base}/openapi/v1`, this.http);
     this.v2 = new Api('v2', loadContract('v2'), `${base}/api/v2`, this.http, (op, headers) => {
-      // A key without the write scope is refused before any quota is counted (seed 000, Write tools).
+      // Only a call the deployment could accept counts: by a key with the write scope that is
+      // offered the tool (seed 000: a key without them is refused before any quota is counted).
       const key = this.keys.find((k) => k.key === headers['x-mcp-key']);
-      if (!op['x-ai-quota'] || !key?.scopes.write) return;
+      const offered = toolsOf(op.operationId).some((t) => key?.tools.includes(t));
+      if (!op['x-ai-quota'] || !key?.scopes.write || !offered) return;
       if (this.spent.aiCalls >= BUDGET.aiCalls)
         throw new Incomplete(`the run's budget of ${BUDGET.aiCalls} AI calls is spent`);
       this.spent.aiCalls++;
@@ -303,11 +305,21 @@ export class Context {
     this.spent.failedLogins++;
   }
 
+  /** Why the MCP keys could not be read at all (the deployment's limits), if so. */
+  keysBlocked?: Incomplete;
+
   /** Reads each MCP key's capabilities once; a key the deployment refuses is kept out. */
   async discoverKeys(): Promise<string[]> {
     const problems: string[] = [];
     for (const key of this.config.mcpKeys) {
-      const e = await this.v2.call('getCapabilities', { headers: { 'x-mcp-key': key } });
+      let e: Exchange;
+      try {
+        e = await this.v2.call('getCapabilities', { headers: { 'x-mcp-key': key } });
+      } catch (error) {
+        if (!(error instanceof Incomplete)) throw error;
+        this.keysBlocked = error;
+        return [`MCP keys not read: ${error.message}`];
+      }
       const body = e.body as Partial<KeyInfo> | undefined;
       if (e.status === 200 && body?.scopes && Array.isArray(body.tools) && body.user)
         this.keys.push({ key, ...(body as Omit<KeyInfo, 'key'>) });

@@ -5,6 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { parseCommandLine, usageError } from '../lib/cli.ts';
 import { ALL_CHECKS } from './checks/index.ts';
 import type { ConformanceConfig } from './context.ts';
+import { coverageMarkdown } from './coverage.ts';
 import { toHtml } from './reporters/html.ts';
 import { toJson } from './reporters/json.ts';
 import { toJunit } from './reporters/junit.ts';
@@ -27,6 +28,7 @@ const HELP = `usage: lmskit conformance --base-url URL [options]
   --report SPEC         junit=FILE,json=FILE,html=FILE
   --config FILE         JSON file with any of: baseUrl, apiKey, mcpKeys, mcpUrl, allowWrites, only, skip, rate, expertUserId, roleAlias, report
   --list                list the checks with their level and seed rules, and exit
+  --rules               print which checks cover each seed rule (markdown), and exit
 
 exit code: 0 every MUST ran and passed · 1 a MUST failed · 3 incomplete (a MUST was skipped or could not be judged) · 2 usage error
 `;
@@ -46,9 +48,14 @@ const values = parseCommandLine(
     report: { type: 'string' },
     config: { type: 'string' },
     list: { type: 'boolean' },
+    rules: { type: 'boolean' },
   },
   HELP,
 );
+if (values.rules) {
+  console.log(coverageMarkdown(ALL_CHECKS));
+  process.exit(0);
+}
 if (values.list) {
   for (const c of ALL_CHECKS)
     console.log(

@@ -54,6 +54,13 @@ function unmet(check: Check, ctx: Context): string | null {
 }
 
 async function verdictOf(check: Check, ctx: Context): Promise<Verdict> {
+  const { keysBlocked } = ctx;
+  if (keysBlocked && (check.needs?.mcpScope || check.needs?.readOnlyKey))
+    return {
+      status: 'incomplete',
+      reason: keysBlocked.message,
+      ...(keysBlocked.retryAfter !== undefined ? { retryAfter: keysBlocked.retryAfter } : {}),
+    };
   const why = unmet(check, ctx);
   if (why) return { status: 'skip', reason: why };
   try {
@@ -83,7 +90,7 @@ export async function runChecks(
 ): Promise<RunReport> {
   const started = Date.now();
   const ctx = new Context(config);
-  const notes = await ctx.discoverKeys().catch((error: Error) => [`MCP keys not read: ${error.message}`]);
+  const notes = await ctx.discoverKeys();
   const results: Result[] = [];
   const report = (result: Result) => {
     results.push(result);

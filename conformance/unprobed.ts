@@ -58,6 +58,20 @@ export const UNPROBED_RESPONSES: UnprobedResponse[] = [
   },
   {
     api: 'v2',
+    operation: 'assignCourseChain',
+    status: 200,
+    reason: 'the API offers no way to find a chain the key owner owns',
+  },
+  ...['regenerateQuestion', 'regenerateLesson'].map(
+    (operation): UnprobedResponse => ({
+      api: 'v2',
+      operation,
+      status: 200,
+      reason: "the run's AI budget goes to one generation and one refinement",
+    }),
+  ),
+  {
+    api: 'v2',
     operation: 'getGenerationJob',
     status: 400,
     reason: 'any string is a job id: no request is malformed',

@@ -1,11 +1,11 @@
 // v2 capabilities, licence and scope (seed 000, "Capabilities response", "Authentication",
 // "Tenant restrictions"): what each key is offered, checked against its scopes and tier.
 import { loadTools } from '../../lib/tool-schemas.ts';
-import { type Context, evidenceOf, fail, type KeyInfo, pass } from '../context.ts';
+import { type Context, evidenceOf, fail, type KeyInfo, pass, toolsOf } from '../context.ts';
 import { Incomplete } from '../outcomes.ts';
 import type { Check, Verdict } from '../types.ts';
 import { judge, readAssumed } from './helpers.ts';
-import { roleHierarchyCheck, scopeChecks } from './probes.ts';
+import { HARMLESS, roleHierarchyCheck, scopeChecks } from './probes.ts';
 
 const area = (a: string) => `v2.${a}`;
 const TOOLS = loadTools();
@@ -111,6 +111,34 @@ export const v2AccessChecks: Check[] = [
           ? `offers ${offered.join(', ')} on tier ${k.tier}${k.scopes.write ? '' : ' without write'}`
           : null;
       }),
+  },
+  {
+    id: 'v2.capabilities.withheld-refused',
+    area: area('capabilities'),
+    level: 'MUST',
+    rules: ['000/capabilities.filtered', '000/licence.ai-offered'],
+    title:
+      'an operation whose tools a key is not offered, though it has the scope, is refused with 403 (nothing withheld: nothing to refuse)',
+    needs,
+    run: async (ctx) => {
+      for (const key of ctx.keys) {
+        for (const [operationId, request] of Object.entries(HARMLESS.v2)) {
+          const op = ctx.v2.operation(operationId).node;
+          const tools = toolsOf(operationId);
+          const scope = op['x-scope'] as 'read' | 'write';
+          if (!tools.length || !key.scopes[scope] || tools.some((t) => key.tools.includes(t))) continue;
+          const e = await ctx.v2.call(operationId, { ...request(ctx), headers: { 'x-mcp-key': key.key } });
+          if (e.status !== 403)
+            return fail(
+              `key …${key.key.slice(-4)} is not offered ${tools.join(', ')}, yet ${operationId} answered ${e.status}`,
+              evidenceOf(e, '403: a tool the key is not offered is not callable through its backend either'),
+            );
+          const verdict = judge(ctx.v2, operationId, e, [403]);
+          if (verdict.status !== 'pass') return verdict;
+        }
+      }
+      return pass();
+    },
   },
   ...scopeChecks,
   roleHierarchyCheck,
