@@ -6,7 +6,7 @@ import { UNKNOWN_ID } from '../../conformance/checks/helpers.ts';
 import { DEMO_SITE_API_KEY, READ_KEY, WRITE_KEY } from '../mock/harness.ts';
 import type { Answer, ProxiedRequest, Rewrite } from './proxy.ts';
 
-// biome-ignore lint/suspicious/noExplicitAny: answers are rewritten generically.
+/** An answer's or a request's JSON, rewritten generically. */
 type Json = any;
 
 export interface Departure {
@@ -118,7 +118,9 @@ export const DEPARTURES: Departure[] = [
     seed: '001 Authentication: "Every endpoint requires header X-API-KEY"',
     catches: 'v1.auth.no-key.getStatistics',
     rewrites: () => [
-      onRequest('GET', `${V1}/statistics`, (req) => void (req.headers['x-api-key'] ??= DEMO_SITE_API_KEY)),
+      onRequest('GET', `${V1}/statistics`, (req) => {
+        req.headers['x-api-key'] ??= DEMO_SITE_API_KEY;
+      }),
     ],
   },
   {
@@ -126,11 +128,9 @@ export const DEPARTURES: Departure[] = [
     seed: '001 Authentication: "Every endpoint requires header X-API-KEY"',
     catches: 'v1.auth.no-key.blockUser',
     rewrites: () => [
-      onRequest(
-        'POST',
-        `${V1}/users/blocked`,
-        (req) => void (req.headers['x-api-key'] ??= DEMO_SITE_API_KEY),
-      ),
+      onRequest('POST', `${V1}/users/blocked`, (req) => {
+        req.headers['x-api-key'] ??= DEMO_SITE_API_KEY;
+      }),
     ],
   },
   {
@@ -148,18 +148,20 @@ export const DEPARTURES: Departure[] = [
     seed: '001 Limits: "Courses per page | 20"',
     catches: 'v1.courses.list.page-size',
     rewrites: () => [
-      onAnswer(
-        'GET',
-        `${V1}/courses`,
-        (b) => void (b.courses = pad(b.courses, 25, (c: Json, i) => ({ ...c, id: 5000 + i }))),
-      ),
+      onAnswer('GET', `${V1}/courses`, (b) => {
+        b.courses = pad(b.courses, 25, (c: Json, i) => ({ ...c, id: 5000 + i }));
+      }),
     ],
   },
   {
     name: 'totalCount off by one',
     seed: '001 Courses and assignments: "{courses: course[], totalCount: integer}"',
     catches: 'v1.courses.list.total',
-    rewrites: () => [onAnswer('GET', `${V1}/courses`, (b) => void (b.totalCount += 1))],
+    rewrites: () => [
+      onAnswer('GET', `${V1}/courses`, (b) => {
+        b.totalCount += 1;
+      }),
+    ],
   },
   {
     name: 'offset ignored',
@@ -181,7 +183,11 @@ export const DEPARTURES: Departure[] = [
     name: '/statistics coursesCount disagrees with the course list',
     seed: '001 Statistics: "statistics (coursesCount, ...)"; "aggregates the whole platform"',
     catches: 'v1.statistics.courses-count',
-    rewrites: () => [onAnswer('GET', `${V1}/statistics`, (b) => void (b.statistics.coursesCount += 3))],
+    rewrites: () => [
+      onAnswer('GET', `${V1}/statistics`, (b) => {
+        b.statistics.coursesCount += 3;
+      }),
+    ],
   },
   {
     name: 'an assigned course listed as unassigned',
@@ -340,7 +346,9 @@ export const DEPARTURES: Departure[] = [
     rewrites: () => [
       {
         path: /^\/openapi\/v1\//,
-        response: (a) => void (a.status === 404 && delete (a.body as Json).status),
+        response: (a) => {
+          a.status === 404 && delete (a.body as Json).status;
+        },
       },
     ],
   },
@@ -362,11 +370,9 @@ export const DEPARTURES: Departure[] = [
     seed: '001 Events: "User/Created | user.created | a user is created"',
     catches: 'v1.webhooks.user-created',
     rewrites: () => [
-      onAnswer(
-        'GET',
-        `${V1}/webhook/user.created/last`,
-        (b) => void (b.body.user.email = 'someone-else@example.invalid'),
-      ),
+      onAnswer('GET', `${V1}/webhook/user.created/last`, (b) => {
+        b.body.user.email = 'someone-else@example.invalid';
+      }),
     ],
   },
   {
@@ -386,7 +392,11 @@ export const DEPARTURES: Departure[] = [
     name: 'a new group starts with a member',
     seed: '001 Groups: "a new group has usersCount 0, coursesCount 0, image null"',
     catches: 'v1.groups.create-and-detach',
-    rewrites: () => [onAnswer('POST', `${V1}/groups`, (b) => void (b.usersCount = 1))],
+    rewrites: () => [
+      onAnswer('POST', `${V1}/groups`, (b) => {
+        b.usersCount = 1;
+      }),
+    ],
   },
   {
     name: 'parentId null ignored',
@@ -471,7 +481,9 @@ export const DEPARTURES: Departure[] = [
     seed: '000 Authentication 1: "Every request sends the key in header X-MCP-Key"; 5: "Missing ... key: 401"',
     catches: 'v2.auth.no-key.getStatistics',
     rewrites: () => [
-      onRequest('GET', /^\/api\/v2\/statistics\//, (req) => void (req.headers['x-mcp-key'] ??= READ_KEY)),
+      onRequest('GET', /^\/api\/v2\/statistics\//, (req) => {
+        req.headers['x-mcp-key'] ??= READ_KEY;
+      }),
     ],
   },
   {
@@ -481,7 +493,9 @@ export const DEPARTURES: Departure[] = [
     rewrites: () => [
       {
         path: /^\/api\/v2\//,
-        response: (a) => void (a.status === 401 && ((a.body as Json).code = 'AUTH_FAILED')),
+        response: (a) => {
+          if (a.status === 401) (a.body as Json).code = 'AUTH_FAILED';
+        },
       },
     ],
   },
@@ -510,7 +524,12 @@ export const DEPARTURES: Departure[] = [
     seed: '000 Errors: "Error body shape: {error: string, code: string}"',
     catches: 'v2.scope.read-key.banUser',
     rewrites: () => [
-      { path: /^\/api\/v2\//, response: (a) => void (a.status === 403 && delete (a.body as Json).code) },
+      {
+        path: /^\/api\/v2\//,
+        response: (a) => {
+          a.status === 403 && delete (a.body as Json).code;
+        },
+      },
     ],
   },
   {
@@ -565,11 +584,9 @@ export const DEPARTURES: Departure[] = [
     seed: '000 Limits: "find_user, find_course limit | default 20"',
     catches: 'v2.courses.search.default-limit',
     rewrites: () => [
-      onRequest(
-        'GET',
-        `${V2}/courses`,
-        (req) => void (req.query.get('limit') ?? req.query.set('limit', '25')),
-      ),
+      onRequest('GET', `${V2}/courses`, (req) => {
+        req.query.get('limit') ?? req.query.set('limit', '25');
+      }),
     ],
   },
   {
@@ -623,7 +640,9 @@ export const DEPARTURES: Departure[] = [
     seed: '000 Limits: "get_audit_log limit | default 50, maximum 250"',
     catches: 'v2.audit.default-limit',
     rewrites: () => [
-      onRequest('GET', `${V2}/audit`, (req) => void (req.query.get('limit') ?? req.query.set('limit', '60'))),
+      onRequest('GET', `${V2}/audit`, (req) => {
+        req.query.get('limit') ?? req.query.set('limit', '60');
+      }),
     ],
   },
   {
@@ -663,11 +682,9 @@ export const DEPARTURES: Departure[] = [
     seed: '000 assign_training: "idempotent: re-assigning the same user is a no-op"',
     catches: 'v2.assign.user.idempotent',
     rewrites: () => [
-      onAnswer(
-        'GET',
-        /^\/api\/v2\/users\/\d+\/courses\/assignments$/,
-        (b) => void (b.assignments = [...b.assignments, ...b.assignments]),
-      ),
+      onAnswer('GET', /^\/api\/v2\/users\/\d+\/courses\/assignments$/, (b) => {
+        b.assignments = [...b.assignments, ...b.assignments];
+      }),
     ],
   },
   {
@@ -716,7 +733,11 @@ export const DEPARTURES: Departure[] = [
     name: 'a new generation job not queued',
     seed: '000 create_course_from_prompt: "status is always queued"',
     catches: 'v2.ai.generate.flow',
-    rewrites: () => [onAnswer('POST', `${V2}/ai/courses/generate`, (b) => void (b.status = 'running'))],
+    rewrites: () => [
+      onAnswer('POST', `${V2}/ai/courses/generate`, (b) => {
+        b.status = 'running';
+      }),
+    ],
   },
   {
     name: 'a completed job without result.courseId',
@@ -782,11 +803,9 @@ export const DEPARTURES: Departure[] = [
     seed: '000 What the service does 3: "The tool list ... is filtered by key scope"',
     catches: 'v2.capabilities.tools-agree-with-scopes',
     rewrites: () => [
-      onAnswer(
-        'GET',
-        `${V2}/mcp/capabilities`,
-        (b, req) => void (keyOf(req) === READ_KEY && b.tools.push('ban_user')),
-      ),
+      onAnswer('GET', `${V2}/mcp/capabilities`, (b, req) => {
+        keyOf(req) === READ_KEY && b.tools.push('ban_user');
+      }),
     ],
   },
   {
@@ -794,11 +813,9 @@ export const DEPARTURES: Departure[] = [
     seed: '000 Authentication 4: "read | all keys treated as read-only, including keys issued with write"',
     catches: 'v2.capabilities.tools-agree-with-scopes',
     rewrites: () => [
-      onAnswer(
-        'GET',
-        `${V2}/mcp/capabilities`,
-        (b, req) => void (keyOf(req) === WRITE_KEY && (b.tier = 'read')),
-      ),
+      onAnswer('GET', `${V2}/mcp/capabilities`, (b, req) => {
+        if (keyOf(req) === WRITE_KEY) b.tier = 'read';
+      }),
     ],
   },
   {
@@ -827,7 +844,9 @@ export const DEPARTURES: Departure[] = [
     seed: '000 Capabilities response: "user | object | id, name, email (the key owner)"',
     catches: 'v2.capabilities.owner',
     rewrites: () => [
-      onAnswer('GET', `${V2}/mcp/capabilities`, (b) => void (b.user.email = 'someone-else@demo.example')),
+      onAnswer('GET', `${V2}/mcp/capabilities`, (b) => {
+        b.user.email = 'someone-else@demo.example';
+      }),
     ],
   },
 
@@ -847,7 +866,9 @@ export const DEPARTURES: Departure[] = [
     seed: '000 Authentication 3: "registers only the tools listed in tools" (and all of them)',
     catches: 'mcp.tools.list-equals-capabilities',
     rewrites: () => [
-      onRpc('tools/list', (r) => void (r.tools = r.tools.filter((t: Json) => t.name !== 'get_leaderboard'))),
+      onRpc('tools/list', (r) => {
+        r.tools = r.tools.filter((t: Json) => t.name !== 'get_leaderboard');
+      }),
     ],
   },
   {
@@ -943,7 +964,13 @@ export const VARIATIONS: Variation[] = [
     choice: 'the success status of creating a user is not shown; the kit chose 201',
     noticedBy: 'v1.users.create.contract.assumed',
     rewrites: () => [
-      { method: 'POST', path: `${V1}/users`, response: (a) => void (a.status === 201 && (a.status = 200)) },
+      {
+        method: 'POST',
+        path: `${V1}/users`,
+        response: (a) => {
+          if (a.status === 201) a.status = 200;
+        },
+      },
     ],
   },
   {
@@ -951,7 +978,13 @@ export const VARIATIONS: Variation[] = [
     choice: 'the success status of creating a group is not shown; the kit chose 201',
     noticedBy: 'v1.groups.create-and-detach.assumed',
     rewrites: () => [
-      { method: 'POST', path: `${V1}/groups`, response: (a) => void (a.status === 201 && (a.status = 200)) },
+      {
+        method: 'POST',
+        path: `${V1}/groups`,
+        response: (a) => {
+          if (a.status === 201) a.status = 200;
+        },
+      },
     ],
   },
   {
@@ -962,7 +995,9 @@ export const VARIATIONS: Variation[] = [
       {
         method: 'POST',
         path: /^\/openapi\/v1\/courses\/\d+\/assignments$/,
-        response: (a) => void (a.status === 200 && (a.status = 201)),
+        response: (a) => {
+          if (a.status === 200) a.status = 201;
+        },
       },
     ],
   },
@@ -1012,10 +1047,9 @@ export const VARIATIONS: Variation[] = [
       {
         path: /^\/api\/v2\//,
         response: (a) =>
-          void (
-            a.status === 404 &&
-            Object.assign(a, { status: 422, body: { error: 'No such user.', code: 'USER_NOT_FOUND' } })
-          ),
+          a.status === 404
+            ? { status: 422, body: { error: 'No such user.', code: 'USER_NOT_FOUND' } }
+            : undefined,
       },
     ],
   },
@@ -1027,12 +1061,10 @@ export const VARIATIONS: Variation[] = [
     rewrites: () => [
       {
         path: /^\/api\/v2\//,
-        response: (a) =>
-          void (
-            a.status === 403 &&
-            (a.body as Json).code === 'WRITE_SCOPE_REQUIRED' &&
-            ((a.body as Json).code = 'FORBIDDEN')
-          ),
+        response: (a) => {
+          if (a.status === 403 && (a.body as Json).code === 'WRITE_SCOPE_REQUIRED')
+            (a.body as Json).code = 'FORBIDDEN';
+        },
       },
     ],
   },
@@ -1044,7 +1076,9 @@ export const VARIATIONS: Variation[] = [
       {
         method: 'POST',
         path: `${V2}/courses/clone`,
-        response: (a) => void (a.status === 201 && (a.status = 200)),
+        response: (a) => {
+          if (a.status === 201) a.status = 200;
+        },
       },
     ],
   },

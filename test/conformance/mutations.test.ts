@@ -13,10 +13,10 @@ import { createHttpApp } from '../../mcp-server/http.ts';
 import { ToolRunner } from '../../mcp-server/tools.ts';
 import { DEMO_SITE_API_KEY, type Harness, READ_KEY, startHarness, WRITE_KEY } from '../mock/harness.ts';
 import { DEPARTURES, VARIATIONS } from './departures.ts';
-import { type Proxy, startProxy } from './proxy.ts';
+import { type FaultProxy, startProxy } from './proxy.ts';
 
 let h: Harness;
-let proxy: Proxy;
+let proxy: FaultProxy;
 /** Tool servers whose backend is the proxy (a departure reaches them) or the mock itself. */
 const toolServers: { viaProxy: string; direct: string } = { viaProxy: '', direct: '' };
 const closers: (() => void)[] = [];

@@ -33,8 +33,10 @@ export interface Rewrite {
   /** The request path (without the query), exactly or by a pattern. */
   path: string | RegExp;
   /** Changes the request before it goes on (mutate it), or answers it here instead. */
+  // biome-ignore lint/suspicious/noConfusingVoidType: a hook that only mutates returns nothing.
   request?: (req: ProxiedRequest) => Answer | undefined | void;
   /** Changes the answer (mutate it, or return another). */
+  // biome-ignore lint/suspicious/noConfusingVoidType: a hook that only mutates returns nothing.
   response?: (answer: Answer & { body: unknown }, req: ProxiedRequest) => Answer | undefined | void;
 }
 
@@ -50,7 +52,7 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
 
 const HOP = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive']);
 
-export interface Proxy {
+export interface FaultProxy {
   url: string;
   /** Where /mcp goes (set once the tool server, which calls back through the proxy, is up). */
   toolServer: string;
@@ -59,8 +61,8 @@ export interface Proxy {
 }
 
 /** A proxy to `upstream`; `/mcp` goes to `proxy.toolServer`. */
-export async function startProxy(upstream: string): Promise<Proxy> {
-  const proxy: Proxy = { url: '', toolServer: '', rewrites: [], close: async () => {} };
+export async function startProxy(upstream: string): Promise<FaultProxy> {
+  const proxy: FaultProxy = { url: '', toolServer: '', rewrites: [], close: async () => {} };
   const server: Server = createServer(async (incoming, outgoing) => {
     try {
       const url = new URL(incoming.url ?? '/', 'http://proxy.invalid');
