@@ -4,7 +4,12 @@
 /** Seed rules (`x-seed-rules` ids) no check covers. */
 export const UNPROBED_RULES: Record<string, string> = {
   '001/users.ban-licence': 'no API shows whether a user can log in or counts towards the licence',
+  '001/webhooks.course-finished':
+    'a learner finishes a course in the platform itself; the API cannot make one finish',
   '001/webhooks.retention': "needs an event older than 30 days; the suite cannot move a deployment's clock",
+  '000/keys.last-used': 'the key records are kept in the settings UI, which has no API',
+  '000/generate.module-count':
+    "the seed does not show how modules appear in a course's structure (the kit makes each a lesson and a question)",
   '000/auth.revoked-or-banned':
     'keys are revoked in the settings UI, which has no API; banning a key owner would lock that key out',
   '000/licence.none':

@@ -132,11 +132,11 @@ export const v1WriteChecks: Check[] = [
       const { e } = await fixtureUser(ctx);
       const verdict = judge(ctx.v1, 'createUser', e, [201]);
       if (verdict.status !== 'pass') return verdict;
-      const user = e.body as { id?: string; email?: string; isBanned?: boolean };
-      return user.id && user.email === email(ctx, 'user') && user.isBanned === false
+      const user = e.body as { id?: string; email?: string; isBanned?: boolean; fromApi?: boolean };
+      return user.id && user.email === email(ctx, 'user') && user.isBanned === false && user.fromApi === true
         ? pass()
         : fail(
-            'the answer is not the new user (id, the e-mail sent, isBanned false)',
+            'the answer is not the new user (an id, the e-mail sent, isBanned false, fromApi true by default)',
             evidenceOf(e, 'the user'),
           );
     },

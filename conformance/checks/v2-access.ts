@@ -67,6 +67,22 @@ export const v2AccessChecks: Check[] = [
     },
   },
   {
+    id: 'v2.keys.format',
+    area: area('capabilities'),
+    level: 'MUST',
+    rules: ['000/keys.format'],
+    title:
+      'every MCP key the deployment accepts is a 5-character prefix ending in _ and 43 characters of URL-safe base64',
+    needs,
+    run: async (ctx) =>
+      eachKey(ctx, (k) =>
+        // Seed 000: 5-character prefix ending in _, then 43 characters of base64url; 48 in all.
+        /^[^_\s]{4}_[A-Za-z0-9_-]{43}$/.test(k.key)
+          ? null
+          : `is ${k.key.length} characters long, not a 5-character prefix ending in _ and 43 of base64url`,
+      ),
+  },
+  {
     id: 'v2.capabilities.no-phantom-tools',
     area: area('capabilities'),
     level: 'MUST',
