@@ -210,7 +210,6 @@ export class Api {
     }
     const media = (resolveRef(this.spec, raw) as Node).content?.['application/json'];
     if (!media?.schema) return { documented: [], assumed: [] };
-    // Where the whole body was assumed, even its absence departs only from the kit's choice.
     const at = raw.$ref
       ? [...(raw.$ref as string).slice(2).split('/'), 'content', 'application/json', 'schema']
       : [
@@ -227,6 +226,7 @@ export class Api {
       this.documentedPart,
       at.reduce((n: Node, k) => n?.[k], this.documentedPart),
     );
+    // Where the whole body was assumed, even its absence departs only from the kit's choice.
     const shapeProblem = (p: string): Problems =>
       acceptsAnything(documentedSchema) ? { documented: [], assumed: [p] } : { documented: [p], assumed: [] };
     if (!e.text)
@@ -262,8 +262,6 @@ export const fail = (reason: string, evidence?: Evidence): Verdict => ({
   reason,
   ...(evidence ? { evidence } : {}),
 });
-export const skip = (reason: string): Verdict => ({ status: 'skip', reason });
-export const incomplete = (reason: string): Verdict => ({ status: 'incomplete', reason });
 
 /** A tool's name and the backend operations it calls (mcp-schema `x-backend`). */
 const TOOLS = loadTools();
@@ -357,11 +355,6 @@ export class Context {
 
   v1Headers(): Record<string, string> {
     return this.config.apiKey ? { 'x-api-key': this.config.apiKey } : {};
-  }
-
-  v2Headers(scope: 'read' | 'write' = 'read'): Record<string, string> {
-    const key = this.key(scope);
-    return key ? { 'x-mcp-key': key.key } : {};
   }
 
   /** Computes a value once per run (e.g. an existing user id found by a search). */

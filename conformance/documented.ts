@@ -19,7 +19,7 @@ const SUBSCHEMA = ['items', 'not', 'if', 'then', 'else', 'additionalProperties',
 const SUBSCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
 const SUBSCHEMA_MAPS = ['properties', 'patternProperties', '$defs'];
 
-export function documentedSchema(node: unknown): unknown {
+function documentedSchema(node: unknown): unknown {
   if (!isObject(node)) return node;
   if (node['x-assumed'] === true) return {};
   const out: Node = { ...node };

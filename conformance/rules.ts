@@ -24,7 +24,7 @@ export const SEED_RULES: ReadonlyMap<string, SeedRule> = new Map(
 );
 
 /** `seed 001, Endpoints > Users`, or `MCP specification, …`. */
-export function origin(id: string): string {
+function origin(id: string): string {
   const rule = SEED_RULES.get(id);
   if (!rule) return id;
   return id.startsWith('mcp/') ? rule.section : `seed ${id.split('/')[0]}, ${rule.section}`;

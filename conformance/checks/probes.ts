@@ -144,18 +144,16 @@ function probe(
   spec: Omit<Check, 'run'> & {
     api: 'v1' | 'v2';
     operationId: string;
-    request: (ctx: Context) => Request | Verdict;
-    judge: (ctx: Context, api: Api, e: Exchange) => Verdict;
+    request: (ctx: Context) => Request;
+    judge: (api: Api, e: Exchange) => Verdict;
   },
 ): Check {
   const { api: apiName, operationId, request, judge: verdictOf, ...check } = spec;
   return {
     ...check,
     run: async (ctx) => {
-      const req = request(ctx);
-      if ('status' in req) return req;
       const api = ctx[apiName];
-      return verdictOf(ctx, api, await api.call(operationId, req));
+      return verdictOf(api, await api.call(operationId, request(ctx)));
     },
   };
 }
@@ -207,7 +205,7 @@ export const noKeyChecks: Check[] = [
       api: 'v1',
       operationId,
       request: harmless('v1', operationId),
-      judge: (_ctx, api, e) => v1Refused(api, operationId, e),
+      judge: (api, e) => v1Refused(api, operationId, e),
     }),
   ),
   ...operationIds('v2').map((operationId) =>
@@ -220,7 +218,7 @@ export const noKeyChecks: Check[] = [
       api: 'v2',
       operationId,
       request: harmless('v2', operationId),
-      judge: (_ctx, api, e) => v2Refused(api, operationId, e),
+      judge: (api, e) => v2Refused(api, operationId, e),
     }),
   ),
 ];
@@ -239,7 +237,7 @@ export const wrongKeyChecks: Check[] = [
       ctx.spendFailedLogin();
       return { headers: { 'x-api-key': `wrong-${ctx.runId}` } };
     },
-    judge: (_ctx, api, e) => v1Refused(api, 'listCourses', e),
+    judge: (api, e) => v1Refused(api, 'listCourses', e),
   }),
   probe({
     id: 'v2.auth.wrong-key',
@@ -253,7 +251,7 @@ export const wrongKeyChecks: Check[] = [
       ctx.spendFailedLogin();
       return { query: { query: 'a' }, headers: { 'x-mcp-key': `lmcp_${'x'.repeat(43)}` } };
     },
-    judge: (_ctx, api, e) => v2Refused(api, 'searchCourses', e),
+    judge: (api, e) => v2Refused(api, 'searchCourses', e),
   }),
 ];
 
@@ -296,7 +294,7 @@ export const scopeChecks: Check[] = operationIds('v2')
         ...harmless('v2', operationId)(ctx),
         headers: { 'x-mcp-key': ctx.readOnlyKey()?.key ?? '' },
       }),
-      judge: (_ctx, api, e) => scopeRefused(api, operationId, e),
+      judge: (api, e) => scopeRefused(api, operationId, e),
     });
   });
 
@@ -574,7 +572,7 @@ const refusalChecks = (api: 'v1' | 'v2', kind: 'not-found' | 'malformed', refusa
         ...r.request(ctx),
         headers: api === 'v1' ? ctx.v1Headers() : keyHeaders(ctx, r.operationId),
       }),
-      judge: (_ctx, a, e) => judge(a, r.operationId, e, r.expect),
+      judge: (a, e) => judge(a, r.operationId, e, r.expect),
     }),
   );
 
@@ -603,5 +601,5 @@ export const roleHierarchyCheck: Check = probe({
     const headers = keyHeaders(ctx, 'unbanUser');
     return { params: { userId: ownerId(ctx, headers) }, headers };
   },
-  judge: (_ctx, api, e) => judge(api, 'unbanUser', e, [403]),
+  judge: (api, e) => judge(api, 'unbanUser', e, [403]),
 });
