@@ -3,6 +3,7 @@
 // and legitimate variations: choices the seeds leave open, made otherwise than the kit made them,
 // which must not fail a MUST. Each is a set of rewrites for the proxy in front of the real mock.
 import { UNKNOWN_ID } from '../../conformance/checks/helpers.ts';
+import { loadTools } from '../../lib/tool-schemas.ts';
 import { DEMO_SITE_API_KEY, READ_KEY, WRITE_KEY } from '../mock/harness.ts';
 import type { Answer, ProxiedRequest, Rewrite } from './proxy.ts';
 
@@ -29,6 +30,9 @@ export interface Variation {
   rewrites: () => Rewrite[];
 }
 
+const AI_TOOLS = loadTools()
+  .filter((t) => t['x-licence'].mcpAiAccess)
+  .map((t) => t.name);
 const V1 = '/openapi/v1';
 const V2 = '/api/v2';
 
@@ -824,18 +828,7 @@ export const DEPARTURES: Departure[] = [
     catches: 'v2.capabilities.withheld-refused',
     rewrites: () => [
       onAnswer('GET', `${V2}/mcp/capabilities`, (b) => {
-        b.tools = b.tools.filter(
-          (t: string) =>
-            ![
-              'upload_source_material',
-              'create_course_from_prompt',
-              'create_course_from_files',
-              'get_course_generation_status',
-              'refine_course',
-              'regenerate_question',
-              'regenerate_lesson',
-            ].includes(t),
-        );
+        b.tools = b.tools.filter((t: string) => !AI_TOOLS.includes(t));
       }),
     ],
   },

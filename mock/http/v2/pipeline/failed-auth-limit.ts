@@ -1,7 +1,6 @@
 // Step 2 (seed 000, Errors: 429 MCP_AUTH_RATE_LIMITED "too many failed attempts, retry after <N>s"):
-// failed authentications (a key that does not verify; a missing key is no attempt) are counted per
-// client IP in a sliding window (DESIGN.md: 20 per 5 minutes); past the threshold every request from
-// that IP is refused until the window has room again.
+// failed authentications are counted per client IP in a sliding window (DESIGN.md: 20 per 5 minutes);
+// past the threshold every request from that IP is refused until the window has room again.
 import type { Failure } from './failure.ts';
 
 export class FailedAuthLimiter {
