@@ -1,9 +1,13 @@
 // What every check gets: the configuration, the deployment's two APIs with the right keys, the
-// bundled contracts to validate answers against, memoised discoveries, and fixture cleanup.
+// bundled contracts to judge answers against (whole, and their documented part), memoised
+// discoveries, the run's budgets, and fixture cleanup.
 import { readFileSync } from 'node:fs';
 import { formatErrors, resolveRef, SpecSchemas } from '../lib/openapi-schemas.ts';
 import { bundlePath } from '../lib/paths.ts';
+import { loadTools } from '../lib/tool-schemas.ts';
+import { acceptsAnything, documentedSpec } from './documented.ts';
 import { curlOf, type Exchange, HttpClient } from './http.ts';
+import { Incomplete } from './outcomes.ts';
 import type { Evidence, Verdict } from './types.ts';
 
 export interface ConformanceConfig {
@@ -20,7 +24,18 @@ export interface ConformanceConfig {
   /** v1 API id of a user who is expert on some course (the 422 ban rule); the mock's demo has `otto`. */
   expertUserId?: string;
   timeoutMs?: number;
+  /** The role alias of the users the suite creates (seed 001 does not list the roles); `learner`. */
+  roleAlias?: string;
+  /** Between two polls of a generation job; seed 000 says every 3-5 seconds (the default, 3 s). */
+  pollIntervalMs?: number;
 }
+
+/**
+ * What one run may spend of the deployment's patience (docs/conformance.md, "Politeness"): requests
+ * with a wrong key, which the platform counts per IP (seed 000, 429 MCP_AUTH_RATE_LIMITED), and calls
+ * that count against the daily AI quota (seed 000, Limits: 5 per key, 50 per tenant).
+ */
+export const BUDGET = { failedLogins: 2, aiCalls: 2 } as const;
 
 // biome-ignore lint/suspicious/noExplicitAny: documents and answers are walked generically.
 type Node = Record<string, any>;
@@ -39,6 +54,20 @@ interface Operation {
   node: Node;
 }
 
+const contracts = new Map<string, Node>();
+/** The bundled contract of an API, read once. */
+export function loadContract(api: 'v1' | 'v2'): Node {
+  let spec = contracts.get(api);
+  if (!spec) {
+    spec = JSON.parse(readFileSync(bundlePath(api), 'utf8')) as Node;
+    contracts.set(api, spec);
+  }
+  return spec;
+}
+
+/** The operations of an API's contract by operationId. */
+export const contractOf = (api: 'v1' | 'v2') => indexOperations(loadContract(api));
+
 function indexOperations(spec: Node): Map<string, Operation> {
   const map = new Map<string, Operation>();
   for (const [path, item] of Object.entries(spec.paths as Node)) {
@@ -50,27 +79,96 @@ function indexOperations(spec: Node): Map<string, Operation> {
   return map;
 }
 
-const deref = resolveRef;
+/** Problems of an answer: against the documented part (MUST) and only against the kit's choices. */
+export interface Problems {
+  documented: string[];
+  assumed: string[];
+}
 
-/** One of the deployment's APIs, checked against its bundled contract. */
+const TWENTY_YEARS = 20 * 365.25 * 86_400;
+
+/** Integer timestamps (`…At` fields) that are not Unix seconds near the deployment's own clock. */
+function implausibleTimestamps(body: unknown, now: number, path = ''): string[] {
+  if (Array.isArray(body)) return body.flatMap((v, i) => implausibleTimestamps(v, now, `${path}/${i}`));
+  if (!body || typeof body !== 'object') return [];
+  return Object.entries(body).flatMap(([k, v]) => {
+    if (/At$/.test(k) && typeof v === 'number') {
+      return Number.isInteger(v) && Math.abs(v - now) <= TWENTY_YEARS
+        ? []
+        : [`${path}/${k}: ${v} is not Unix seconds within 20 years of the deployment's clock (${now})`];
+    }
+    return implausibleTimestamps(v, now, `${path}/${k}`);
+  });
+}
+
+/** The validators of a contract, whole and its documented part; compiled once, shared by runs. */
+const validators = new Map<string, { whole: SpecSchemas; documentedPart: Node; documented: SpecSchemas }>();
+function validatorsOf(spec: Node) {
+  const key = String(spec.info?.title);
+  let v = validators.get(key);
+  if (!v) {
+    const documentedPart = documentedSpec(spec);
+    v = { whole: new SpecSchemas(spec), documentedPart, documented: new SpecSchemas(documentedPart) };
+    validators.set(key, v);
+  }
+  return v;
+}
+
+/** One of the deployment's APIs, judged against its bundled contract. */
 export class Api {
   readonly operations: Map<string, Operation>;
-  private readonly schemas: SpecSchemas;
+  private readonly whole: SpecSchemas;
+  private readonly documentedPart: Node;
+  private readonly documented: SpecSchemas;
+  /** `operationId status` of every answer a check expected and got: the rules this run exercised. */
+  readonly covered = new Set<string>();
+  /** Departures from the kit's assumed choices noted since the runner last took them. */
+  private notes: { text: string; evidence: Evidence }[] = [];
 
   constructor(
     readonly name: 'v1' | 'v2',
     readonly spec: Node,
     readonly base: string,
     private readonly http: HttpClient,
+    private readonly onCall: (op: Node, headers: Record<string, string>) => void = () => {},
   ) {
     this.operations = indexOperations(spec);
-    this.schemas = new SpecSchemas(spec);
+    ({
+      whole: this.whole,
+      documentedPart: this.documentedPart,
+      documented: this.documented,
+    } = validatorsOf(spec));
   }
 
   operation(operationId: string): Operation {
     const op = this.operations.get(operationId);
     if (!op) throw new Error(`no operation ${operationId} in ${this.name}`);
     return op;
+  }
+
+  /** The response the contract gives for a status, if any. */
+  response(operationId: string, status: number): Node | undefined {
+    return resolveRef(this.spec, this.operation(operationId).node.responses[String(status)]);
+  }
+
+  /** Whether the contract's response for that status is the kit's choice, not the seed's. */
+  assumedStatus(operationId: string, status: number): boolean {
+    return this.response(operationId, status)?.['x-assumed'] === true;
+  }
+
+  cover(operationId: string, status: number): void {
+    this.covered.add(`${operationId} ${status}`);
+  }
+
+  /** Notes a departure from an assumed part of the contract (reported as SHOULD by the runner). */
+  noteAssumed(texts: string[], evidence: Evidence): void {
+    for (const text of texts) this.notes.push({ text, evidence });
+  }
+
+  takeNotes(): { text: string; evidence: Evidence }[] {
+    const notes = this.notes;
+    this.notes = [];
+    return notes;
   }
 
   /** Calls an operation by id: path parameters filled in, query appended. */
@@ -84,6 +182,7 @@ export class Api {
     } = {},
   ): Promise<Exchange> {
     const op = this.operation(operationId);
+    this.onCall(op.node, options.headers ?? {});
     const path = op.path.replace(/\{([^}]+)\}/g, (_m, name: string) =>
       encodeURIComponent(String(options.params?.[name] ?? '')),
     );
@@ -93,34 +192,60 @@ export class Api {
   }
 
   /**
-   * Problems of an answer against the contract: the status must be documented for the operation, a
-   * JSON body must come as JSON, and the body must validate against the documented schema.
+   * Problems of an answer, judged as the contract's response for `status`: a JSON body must come as
+   * JSON, and must validate. What departs from the documented part is `documented`; what departs only
+   * from the kit's choices (`x-assumed`) is `assumed`. v1 timestamps must be Unix seconds (seed 001);
+   * the v2 ones are the kit's choice.
    */
-  problems(operationId: string, e: Exchange): string[] {
+  problems(operationId: string, e: Exchange, status = e.status): Problems {
     const { node, method, path } = this.operation(operationId);
-    const key = node.responses[String(e.status)]
-      ? String(e.status)
-      : node.responses.default
-        ? 'default'
-        : null;
-    if (!key)
-      return [
-        `status ${e.status} is not documented for ${method} ${path} (documented: ${Object.keys(node.responses).join(', ')})`,
-      ];
-    const response = deref(this.spec, node.responses[key]) as Node;
-    const media = response.content?.['application/json'];
-    if (!media?.schema) return [];
-    if (!e.text) return e.status === 401 ? [] : ['the body is empty, a JSON body is documented'];
-    if (!(e.headers.get('content-type') ?? '').includes('application/json')) {
-      return [
-        `content type is ${e.headers.get('content-type') ?? 'missing'}, application/json is documented`,
-      ];
+    const raw = node.responses[String(status)];
+    if (!raw) {
+      return {
+        documented: [
+          `status ${status} is not documented for ${method} ${path} (documented: ${Object.keys(node.responses).join(', ')})`,
+        ],
+        assumed: [],
+      };
     }
-    if (e.body === undefined) return ['the body is not valid JSON'];
-    const at = node.responses[key].$ref
-      ? [...(node.responses[key].$ref as string).slice(2).split('/'), 'content', 'application/json', 'schema']
-      : ['paths', path, method.toLowerCase(), 'responses', key, 'content', 'application/json', 'schema'];
-    return formatErrors(this.schemas.errors(at, e.body));
+    const media = (resolveRef(this.spec, raw) as Node).content?.['application/json'];
+    if (!media?.schema) return { documented: [], assumed: [] };
+    const at = raw.$ref
+      ? [...(raw.$ref as string).slice(2).split('/'), 'content', 'application/json', 'schema']
+      : [
+          'paths',
+          path,
+          method.toLowerCase(),
+          'responses',
+          String(status),
+          'content',
+          'application/json',
+          'schema',
+        ];
+    const documentedSchema = resolveRef(
+      this.documentedPart,
+      at.reduce((n: Node, k) => n?.[k], this.documentedPart),
+    );
+    // Where the whole body was assumed, even its absence departs only from the kit's choice.
+    const shapeProblem = (p: string): Problems =>
+      acceptsAnything(documentedSchema) ? { documented: [], assumed: [p] } : { documented: [p], assumed: [] };
+    if (!e.text)
+      return e.status === 401
+        ? { documented: [], assumed: [] }
+        : shapeProblem('the body is empty, a JSON body is documented');
+    if (!(e.headers.get('content-type') ?? '').includes('application/json'))
+      return shapeProblem(
+        `content type is ${e.headers.get('content-type') ?? 'missing'}, application/json is documented`,
+      );
+    if (e.body === undefined) return shapeProblem('the body is not valid JSON');
+    const documented = formatErrors(this.documented.errors(at, e.body));
+    const assumed = formatErrors(this.whole.errors(at, e.body)).filter((p) => !documented.includes(p));
+    const date = Date.parse(e.headers.get('date') ?? '');
+    const clock = Math.floor((Number.isNaN(date) ? Date.now() : date) / 1000);
+    const times = e.status < 300 ? implausibleTimestamps(e.body, clock) : [];
+    return this.name === 'v1'
+      ? { documented: [...documented, ...times], assumed }
+      : { documented, assumed: [...assumed, ...times] };
   }
 }
 
@@ -137,57 +262,99 @@ export const fail = (reason: string, evidence?: Evidence): Verdict => ({
   reason,
   ...(evidence ? { evidence } : {}),
 });
-export const skip = (reason: string): Verdict => ({ status: 'skip', reason });
+
+/** A tool's name and the backend operations it calls (mcp-schema `x-backend`). */
+const TOOLS = loadTools();
+export const toolsOf = (operationId: string) =>
+  TOOLS.filter((t) => t['x-backend'].some((b) => b.operationId === operationId)).map((t) => t.name);
 
 export class Context {
   readonly http: HttpClient;
   readonly v1: Api;
   readonly v2: Api;
-  /** The MCP keys, with what their capabilities say. */
+  /** The MCP keys the deployment accepted, with what their capabilities say. */
   keys: KeyInfo[] = [];
+  readonly spent = { failedLogins: 0, aiCalls: 0 };
   private readonly memo = new Map<string, Promise<unknown>>();
   private readonly cleanups: (() => Promise<Exchange>)[] = [];
   /** A prefix unique to this run, for the names of the fixtures it creates. */
-  readonly runId = `lmskit${Date.now().toString(36)}`;
+  readonly runId = `lmskit${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
 
   constructor(readonly config: ConformanceConfig) {
     this.http = new HttpClient({ rate: config.rate, timeoutMs: config.timeoutMs });
     const base = config.baseUrl.replace(/\/+$/, '');
-    const load = (api: 'v1' | 'v2') => JSON.parse(readFileSync(bundlePath(api), 'utf8'));
-    this.v1 = new Api('v1', load('v1'), `${base}/openapi/v1`, this.http);
-    this.v2 = new Api('v2', load('v2'), `${base}/api/v2`, this.http);
+    this.v1 = new Api('v1', loadContract('v1'), `${base}/openapi/v1`, this.http);
+    this.v2 = new Api('v2', loadContract('v2'), `${base}/api/v2`, this.http, (op, headers) => {
+      // Only a call the deployment could accept counts: by a key with the write scope that is
+      // offered the tool (seed 000: a key without them is refused before any quota is counted).
+      const key = this.keys.find((k) => k.key === headers['x-mcp-key']);
+      const offered = toolsOf(op.operationId).some((t) => key?.tools.includes(t));
+      if (!op['x-ai-quota'] || !key?.scopes.write || !offered) return;
+      if (this.spent.aiCalls >= BUDGET.aiCalls)
+        throw new Incomplete(`the run's budget of ${BUDGET.aiCalls} AI calls is spent`);
+      this.spent.aiCalls++;
+    });
   }
+
+  /** Counts a request with a wrong key against the run's budget; past it the check cannot run. */
+  spendFailedLogin(): void {
+    if (this.spent.failedLogins >= BUDGET.failedLogins)
+      throw new Incomplete(`the run's budget of ${BUDGET.failedLogins} failed logins is spent`);
+    this.spent.failedLogins++;
+  }
+
+  /** Why the MCP keys could not be read at all (the deployment's limits), if so. */
+  keysBlocked?: Incomplete;
 
   /** Reads each MCP key's capabilities once; a key the deployment refuses is kept out. */
   async discoverKeys(): Promise<string[]> {
     const problems: string[] = [];
     for (const key of this.config.mcpKeys) {
-      const e = await this.v2.call('getCapabilities', { headers: { 'x-mcp-key': key } });
+      let e: Exchange;
+      try {
+        e = await this.v2.call('getCapabilities', { headers: { 'x-mcp-key': key } });
+      } catch (error) {
+        if (!(error instanceof Incomplete)) throw error;
+        this.keysBlocked = error;
+        return [`MCP keys not read: ${error.message}`];
+      }
       const body = e.body as Partial<KeyInfo> | undefined;
-      if (e.status === 200 && body?.scopes && Array.isArray(body.tools))
+      if (e.status === 200 && body?.scopes && Array.isArray(body.tools) && body.user)
         this.keys.push({ key, ...(body as Omit<KeyInfo, 'key'>) });
-      else
+      else {
+        if (e.status === 401) this.spent.failedLogins++;
         problems.push(
           `an MCP key ending …${key.slice(-4)} was refused (${e.status}); checks needing it are skipped`,
         );
+      }
     }
     return problems;
   }
 
-  /** A key whose effective scopes include `scope` (a write key preferred for write). */
+  /** A key whose effective scopes include `scope` (for read, a read-only key preferred). */
   key(scope: 'read' | 'write'): KeyInfo | undefined {
     return scope === 'write'
       ? this.keys.find((k) => k.scopes.write)
       : (this.keys.find((k) => k.scopes.read && !k.scopes.write) ?? this.keys.find((k) => k.scopes.read));
   }
 
-  v1Headers(): Record<string, string> {
-    return this.config.apiKey ? { 'x-api-key': this.config.apiKey } : {};
+  /** A key with the read scope and without the write scope. */
+  readOnlyKey(): KeyInfo | undefined {
+    return this.keys.find((k) => k.scopes.read && !k.scopes.write);
   }
 
-  v2Headers(scope: 'read' | 'write' = 'read'): Record<string, string> {
-    const key = this.key(scope);
-    return key ? { 'x-mcp-key': key.key } : {};
+  /**
+   * A key offered a tool that calls this operation (so its owner has the permission and the tenant
+   * the licence): a read-only key preferred for read operations. Undefined when no key is.
+   */
+  keyFor(operationId: string): KeyInfo | undefined {
+    const tools = toolsOf(operationId);
+    const offered = this.keys.filter((k) => tools.some((t) => k.tools.includes(t)));
+    return offered.find((k) => !k.scopes.write) ?? offered[0];
+  }
+
+  v1Headers(): Record<string, string> {
+    return this.config.apiKey ? { 'x-api-key': this.config.apiKey } : {};
   }
 
   /** Computes a value once per run (e.g. an existing user id found by a search). */

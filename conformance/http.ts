@@ -1,12 +1,16 @@
-// The suite's HTTP client: paced to `--rate` requests per second, honouring 429 and `Retry-After`
-// (a deployment's limits must not turn into failures), and recording each exchange so a verdict can
-// show what was sent and received, with a curl line that reproduces it.
+// The suite's HTTP client: paced to `--rate` requests per second, honouring the deployment's limits
+// (a 429 is waited out when the wait is short, and otherwise ends the check as "blocked by the
+// deployment's limits — retry after N s", never as a failure), and recording each exchange so a
+// verdict can show what was sent and received, with a curl line that reproduces it.
+import { Blocked } from './outcomes.ts';
 
 export interface Exchange {
   method: string;
   url: string;
   requestHeaders: Record<string, string>;
+  /** The body as sent, or for a multipart form its parts as `name=@filename`. */
   requestBody?: string;
+  multipart?: boolean;
   status: number;
   headers: Headers;
   text: string;
@@ -19,7 +23,7 @@ export interface HttpOptions {
   rate?: number;
   /** How often a 429 is waited out and retried. */
   maxRetries?: number;
-  /** A 429 asking for a longer wait than this is taken as the answer. */
+  /** A 429 asking for a longer wait than this ends the check as blocked. */
   maxWaitMs?: number;
   timeoutMs?: number;
 }
@@ -33,12 +37,17 @@ const SECRET_HEADERS: Record<string, string> = {
 const quote = (s: string) => `'${s.replaceAll("'", "'\\''")}'`;
 
 /** A curl line for an exchange, with secrets replaced by placeholders. */
-export function curlOf(e: Pick<Exchange, 'method' | 'url' | 'requestHeaders' | 'requestBody'>): string {
+export function curlOf(
+  e: Pick<Exchange, 'method' | 'url' | 'requestHeaders' | 'requestBody' | 'multipart'>,
+): string {
   const parts = ['curl', '-i', '-X', e.method];
   for (const [name, value] of Object.entries(e.requestHeaders)) {
+    if (e.multipart && name.toLowerCase() === 'content-type') continue;
     parts.push('-H', quote(`${name}: ${SECRET_HEADERS[name.toLowerCase()] ?? value}`));
   }
-  if (e.requestBody !== undefined)
+  if (e.requestBody !== undefined && e.multipart) {
+    for (const part of e.requestBody.split('\n')) parts.push('-F', quote(part));
+  } else if (e.requestBody !== undefined)
     parts.push(
       '--data',
       quote(e.requestBody.length > 2000 ? `${e.requestBody.slice(0, 2000)}...` : e.requestBody),
@@ -47,8 +56,24 @@ export function curlOf(e: Pick<Exchange, 'method' | 'url' | 'requestHeaders' | '
   return parts.join(' ');
 }
 
+/** The delay a 429 asks for: `Retry-After`, or the seed's "retry after <N>s" in the message. */
+export function retryAfterOf(headers: Headers, text: string): number | undefined {
+  const header = Number(headers.get('retry-after'));
+  if (Number.isFinite(header) && header > 0) return header;
+  const inText = /retry after (\d+)\s*s/i.exec(text);
+  return inText ? Number(inText[1]) : undefined;
+}
+
+/** `http://host/api/v2/users?x` → `http://host/api/v2`: the API a limit applies to. */
+const apiOfUrl = (url: string) => {
+  const u = new URL(url);
+  return `${u.origin}/${u.pathname.split('/').slice(1, 3).join('/')}`;
+};
+
 export class HttpClient {
   private nextAt = 0;
+  /** Per API: until when the deployment refuses every request from this address (a per-IP limit). */
+  private readonly blockedUntil = new Map<string, { at: number; exchange: Exchange }>();
   requests = 0;
 
   constructor(private readonly options: HttpOptions = {}) {}
@@ -68,11 +93,22 @@ export class HttpClient {
     headers: Record<string, string> = {},
     body?: unknown,
   ): Promise<Exchange> {
-    const requestBody =
-      body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+    const block = this.blockedUntil.get(apiOfUrl(url));
+    if (block && block.at > Date.now())
+      throw new Blocked(block.exchange, Math.ceil((block.at - Date.now()) / 1000));
+    const multipart = body instanceof FormData;
+    const requestBody = multipart
+      ? [...(body as FormData).entries()]
+          .map(([name, v]) => (typeof v === 'string' ? `${name}=${v}` : `${name}=@${v.name}`))
+          .join('\n')
+      : body === undefined
+        ? undefined
+        : typeof body === 'string'
+          ? body
+          : JSON.stringify(body);
     const requestHeaders = {
       accept: 'application/json',
-      ...(requestBody !== undefined && !('content-type' in headers)
+      ...(requestBody !== undefined && !multipart && !('content-type' in headers)
         ? { 'content-type': 'application/json' }
         : {}),
       ...headers,
@@ -83,7 +119,7 @@ export class HttpClient {
       const response = await fetch(url, {
         method,
         headers: requestHeaders,
-        body: requestBody,
+        body: multipart ? (body as FormData) : requestBody,
         signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000),
       });
       const text = await response.text();
@@ -91,20 +127,26 @@ export class HttpClient {
       try {
         parsed = text ? JSON.parse(text) : undefined;
       } catch {}
-      const exchange = {
+      const exchange: Exchange = {
         method,
         url,
         requestHeaders,
-        requestBody,
+        ...(requestBody !== undefined ? { requestBody } : {}),
+        ...(multipart ? { multipart } : {}),
         status: response.status,
         headers: response.headers,
         text,
         body: parsed,
       };
-      if (response.status !== 429 || attempt >= (this.options.maxRetries ?? 3)) return exchange;
-      const asked = Number(response.headers.get('retry-after'));
-      const waitMs = (Number.isFinite(asked) && asked > 0 ? asked : 2 ** attempt) * 1000;
-      if (waitMs > (this.options.maxWaitMs ?? 60_000)) return exchange;
+      if (response.status !== 429) return exchange;
+      const asked = retryAfterOf(response.headers, text);
+      const waitMs = (asked ?? 2 ** attempt) * 1000;
+      if ((parsed as { code?: string } | undefined)?.code === 'MCP_AUTH_RATE_LIMITED' && asked) {
+        // Seed 000: the failed-authentication limit is per IP, so every request from here is refused.
+        this.blockedUntil.set(apiOfUrl(url), { at: Date.now() + waitMs, exchange });
+      }
+      if (attempt >= (this.options.maxRetries ?? 3) || waitMs > (this.options.maxWaitMs ?? 60_000))
+        throw new Blocked(exchange, asked);
       await new Promise((r) => setTimeout(r, waitMs));
     }
   }

@@ -1,13 +1,16 @@
-// `npx lmskit conformance`: run the suite against a deployment (docs/conformance.md). Options come from
-// flags, then a JSON config file (--config), then LMSKIT_* environment variables.
+// `npx lmskit conformance`: run the suite against a deployment. Options come from flags, then a
+// JSON config file (--config), then LMSKIT_* environment variables. The exit code is the outcome:
+// 0 every MUST ran and passed, 1 a MUST failed, 3 incomplete (2 is a usage error).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseCommandLine, usageError } from '../lib/cli.ts';
 import { ALL_CHECKS } from './checks/index.ts';
 import type { ConformanceConfig } from './context.ts';
+import { coverageMarkdown } from './coverage.ts';
 import { toHtml } from './reporters/html.ts';
 import { toJson } from './reporters/json.ts';
 import { toJunit } from './reporters/junit.ts';
-import { progressLine, summary } from './reporters/terminal.ts';
+import { ansi, plain, progressLine, summary } from './reporters/terminal.ts';
+import { sourceOf } from './rules.ts';
 import { exitCode, runChecks } from './runner.ts';
 
 const HELP = `usage: lmskit conformance --base-url URL [options]
@@ -21,9 +24,13 @@ const HELP = `usage: lmskit conformance --base-url URL [options]
   --skip PATTERN        leave out the checks that match PATTERN (same syntax)
   --rate N              at most N requests per second                        LMSKIT_RATE
   --expert-user ID      v1 API id of a user who is expert on a course (for the 422 ban check)
+  --role-alias ROLE     role alias of the users the suite creates (default: learner)
   --report SPEC         junit=FILE,json=FILE,html=FILE
-  --config FILE         JSON file with any of: baseUrl, apiKey, mcpKeys, mcpUrl, allowWrites, only, skip, rate, expertUserId, report
-  --list                list the checks and exit
+  --config FILE         JSON file with any of: baseUrl, apiKey, mcpKeys, mcpUrl, allowWrites, only, skip, rate, expertUserId, roleAlias, report
+  --list                list the checks with their level and seed rules, and exit
+  --rules               print which checks cover each seed rule (markdown), and exit
+
+exit code: 0 every MUST ran and passed · 1 a MUST failed · 3 incomplete (a MUST was skipped or could not be judged) · 2 usage error
 `;
 
 const values = parseCommandLine(
@@ -37,14 +44,23 @@ const values = parseCommandLine(
     skip: { type: 'string' },
     rate: { type: 'string' },
     'expert-user': { type: 'string' },
+    'role-alias': { type: 'string' },
     report: { type: 'string' },
     config: { type: 'string' },
     list: { type: 'boolean' },
+    rules: { type: 'boolean' },
   },
   HELP,
 );
+if (values.rules) {
+  console.log(coverageMarkdown(ALL_CHECKS));
+  process.exit(0);
+}
 if (values.list) {
-  for (const c of ALL_CHECKS) console.log(`${c.level.padEnd(6)} ${c.id.padEnd(48)} ${c.source}`);
+  for (const c of ALL_CHECKS)
+    console.log(
+      `${c.level.padEnd(6)} ${c.id.padEnd(52)} ${c.rules.join(' ')}  ${sourceOf(c.rules, c.assumption)}`,
+    );
   process.exit(0);
 }
 
@@ -69,6 +85,7 @@ const config: ConformanceConfig = {
   skip: values.skip ?? file.skip,
   rate: Number(values.rate ?? file.rate ?? env.LMSKIT_RATE ?? 0),
   expertUserId: values['expert-user'] ?? file.expertUserId,
+  roleAlias: values['role-alias'] ?? file.roleAlias,
 };
 if (!config.baseUrl) usageError('lmskit conformance: --base-url is required', HELP);
 
@@ -83,9 +100,10 @@ for (const kind of Object.keys(reports)) {
     usageError(`lmskit conformance: unknown report kind ${kind} (junit, json, html)`, HELP);
 }
 
+const paint = process.stdout.isTTY && !process.env.NO_COLOR ? ansi : plain;
 console.log(`lmskit conformance against ${config.baseUrl}${config.mcpUrl ? ` and ${config.mcpUrl}` : ''}`);
-const report = await runChecks(ALL_CHECKS, config, (r, i, n) => console.log(progressLine(r, i, n)));
-console.log(`\n${summary(report)}`);
+const report = await runChecks(ALL_CHECKS, config, (r) => console.log(progressLine(r, paint)));
+console.log(`\n${summary(report, paint)}`);
 const writers = { junit: toJunit, json: toJson, html: toHtml } as const;
 for (const [kind, path] of Object.entries(reports)) {
   try {

@@ -1,7 +1,11 @@
-// Runs the checks against a deployment: skips those whose needs the
-// configuration does not meet, says which, reports progress as it goes, and cleans up after itself.
+// Runs the checks against a deployment: skips those whose needs the configuration does not meet,
+// saying which flag would run them; turns a check that cannot reach a verdict into `incomplete`;
+// reports a departure from one of the kit's assumed choices as a SHOULD of its own; reports progress
+// as it goes; cleans up after itself; and gives the run one outcome.
 import { type ConformanceConfig, Context } from './context.ts';
-import type { Check, Result } from './types.ts';
+import { Departure, Incomplete, Skipped } from './outcomes.ts';
+import { sourceOf } from './rules.ts';
+import type { Check, Result, Verdict } from './types.ts';
 
 export interface RunReport {
   startedAt: string;
@@ -13,6 +17,10 @@ export interface RunReport {
   /** Problems of the run itself (a key refused, a fixture left behind), not verdicts. */
   notes: string[];
   requests: number;
+  /** What the run spent of its budgets (docs/conformance.md, "Politeness"). */
+  spent: { failedLogins: number; aiCalls: number };
+  /** `operationId status` pairs of v1 and v2 a check expected and got. */
+  covered: string[];
 }
 
 /** `--only`: a substring of the id, or a glob with `*`. */
@@ -35,50 +43,86 @@ function unmet(check: Check, ctx: Context): string | null {
   if (needs.apiKey && !ctx.config.apiKey) return 'no site API key given (--api-key)';
   if (needs.mcpScope && !ctx.key(needs.mcpScope))
     return `no MCP key with the ${needs.mcpScope} scope given (--mcp-key)`;
+  if (needs.readOnlyKey && !ctx.readOnlyKey()) return 'no MCP key with the read scope only given (--mcp-key)';
   if (needs.writes && !ctx.config.allowWrites) return 'writes are not allowed (--allow-writes)';
   if (needs.mcpUrl && !ctx.config.mcpUrl) return 'no MCP tool server given (--mcp-url)';
   for (const name of needs.config ?? []) {
     if ((ctx.config as unknown as Record<string, unknown>)[name] === undefined)
-      return `no ${name} configured`;
+      return `no ${name} configured (${name === 'expertUserId' ? '--expert-user' : `"${name}" in --config`})`;
   }
   return null;
+}
+
+async function verdictOf(check: Check, ctx: Context): Promise<Verdict> {
+  const { keysBlocked } = ctx;
+  if (keysBlocked && (check.needs?.mcpScope || check.needs?.readOnlyKey))
+    return {
+      status: 'incomplete',
+      reason: keysBlocked.message,
+      ...(keysBlocked.retryAfter !== undefined ? { retryAfter: keysBlocked.retryAfter } : {}),
+    };
+  const why = unmet(check, ctx);
+  if (why) return { status: 'skip', reason: why };
+  try {
+    return await check.run(ctx);
+  } catch (error) {
+    if (error instanceof Skipped) return { status: 'skip', reason: error.message };
+    if (error instanceof Incomplete)
+      return {
+        status: 'incomplete',
+        reason: error.message,
+        ...(error.retryAfter !== undefined ? { retryAfter: error.retryAfter } : {}),
+      };
+    if (error instanceof Departure)
+      return {
+        status: 'fail',
+        reason: error.message,
+        ...(error.evidence ? { evidence: error.evidence } : {}),
+      };
+    return { status: 'fail', reason: `the check could not complete: ${(error as Error).message}` };
+  }
 }
 
 export async function runChecks(
   checks: Check[],
   config: ConformanceConfig,
-  onResult: (result: Result, index: number, total: number) => void = () => {},
+  onResult: (result: Result) => void = () => {},
 ): Promise<RunReport> {
   const started = Date.now();
   const ctx = new Context(config);
   const notes = await ctx.discoverKeys();
-  const selected = checks.filter(
-    (c) => matches(c.id, config.only) && !(config.skip && matches(c.id, config.skip)),
-  );
   const results: Result[] = [];
-  for (const [i, check] of selected.entries()) {
-    const t0 = Date.now();
-    const why = unmet(check, ctx);
-    let verdict: Awaited<ReturnType<Check['run']>>;
-    if (why) verdict = { status: 'skip', reason: why };
-    else {
-      try {
-        verdict = await check.run(ctx);
-      } catch (error) {
-        verdict = { status: 'fail', reason: `the check could not complete: ${(error as Error).message}` };
-      }
-    }
-    const result: Result = {
-      id: check.id,
-      area: check.area,
-      level: check.level,
-      source: check.source,
-      title: check.title,
-      ...verdict,
-      durationMs: Date.now() - t0,
-    };
+  const report = (result: Result) => {
     results.push(result);
-    onResult(result, i, selected.length);
+    onResult(result);
+  };
+  for (const check of checks) {
+    const { run: _run, needs: _needs, assumption, ...about } = check;
+    const base = { ...about, source: sourceOf(check.rules, assumption) };
+    if (!matches(check.id, config.only) || (config.skip && matches(check.id, config.skip))) {
+      report({ ...base, status: 'skip', reason: 'not selected (--only, --skip)', durationMs: 0 });
+      continue;
+    }
+    const t0 = Date.now();
+    let verdict = await verdictOf(check, ctx);
+    const departures = [...ctx.v1.takeNotes(), ...ctx.v2.takeNotes()];
+    const summary = departures.map((d) => d.text).join('; ');
+    if (departures.length && check.level === 'SHOULD' && verdict.status === 'pass')
+      verdict = { status: 'fail', reason: summary, evidence: departures[0]?.evidence };
+    report({ ...base, ...verdict, durationMs: Date.now() - t0 });
+    if (departures.length && check.level === 'MUST') {
+      report({
+        ...base,
+        id: `${check.id}.assumed`,
+        level: 'SHOULD',
+        title: `${check.title} — in the form the kit assumed`,
+        source: `assumed by the kit, not stated by the seeds (${base.source})`,
+        status: 'fail',
+        reason: `${summary} — assumed by the kit, not stated by the seeds`,
+        ...(departures[0] ? { evidence: departures[0].evidence } : {}),
+        durationMs: 0,
+      });
+    }
   }
   notes.push(...(await ctx.runCleanups()).map((p) => `cleanup: ${p}`));
   return {
@@ -90,9 +134,45 @@ export async function runChecks(
     results,
     notes,
     requests: ctx.http.requests,
+    spent: { ...ctx.spent },
+    covered: [
+      ...[...ctx.v1.covered].map((c) => `v1 ${c}`),
+      ...[...ctx.v2.covered].map((c) => `v2 ${c}`),
+    ].sort(),
   };
 }
 
-/** Exit code 1 when a MUST failed, 0 otherwise (docs/conformance.md, Levels and verdicts). */
-export const exitCode = (report: RunReport) =>
-  report.results.some((r) => r.level === 'MUST' && r.status === 'fail') ? 1 : 0;
+/**
+ * The run's outcome: `failed` when a MUST failed; `incomplete` when none failed but some MUST did not
+ * run or could not reach a verdict; `passed` only when every MUST ran and passed.
+ */
+export type Outcome = 'passed' | 'failed' | 'incomplete';
+
+export function outcomeOf(report: RunReport): Outcome {
+  const must = report.results.filter((r) => r.level === 'MUST');
+  if (must.some((r) => r.status === 'fail')) return 'failed';
+  if (must.some((r) => r.status !== 'pass')) return 'incomplete';
+  return 'passed';
+}
+
+/** docs/conformance.md, "Exit codes": 0 passed, 1 a MUST failed, 3 incomplete (2 is a usage error). */
+export const EXIT_CODES: Record<Outcome, number> = { passed: 0, failed: 1, incomplete: 3 };
+
+export const exitCode = (report: RunReport) => EXIT_CODES[outcomeOf(report)];
+
+/** The MUST checks that did not reach a verdict, grouped by why (the flag that would run them). */
+export function unrun(report: RunReport): { reason: string; ids: string[]; retryAfter?: number }[] {
+  const groups = new Map<string, { ids: string[]; retryAfter?: number }>();
+  for (const r of report.results) {
+    if (r.level !== 'MUST' || (r.status !== 'skip' && r.status !== 'incomplete')) continue;
+    const reason =
+      r.retryAfter !== undefined
+        ? `blocked by the deployment's limits — retry after ${r.retryAfter} s`
+        : (r.reason ?? '');
+    const group = groups.get(reason) ?? { ids: [] };
+    group.ids.push(r.id);
+    if (r.retryAfter !== undefined) group.retryAfter = Math.max(group.retryAfter ?? 0, r.retryAfter);
+    groups.set(reason, group);
+  }
+  return [...groups].map(([reason, g]) => ({ reason, ...g })).sort((a, b) => b.ids.length - a.ids.length);
+}

@@ -1,10 +1,18 @@
-// The conformance suite's vocabulary. A check is a small named unit with one
-// signature: it gets the context, and answers a verdict with evidence.
+// The conformance suite's vocabulary. A check is a small named unit with one signature: it gets the
+// context, and answers a verdict with evidence. It names the seed rules it covers (ids of the
+// contracts' `x-seed-rules`), so a reader can trace every verdict to a sentence of a seed.
 
 /** MUST: what a seed documents. SHOULD: what the kit assumed where a seed says "not shown". */
 export type Level = 'MUST' | 'SHOULD';
 
-export type Status = 'pass' | 'fail' | 'skip';
+/**
+ * - `pass`, `fail`: the verdict.
+ * - `skip`: not run, because the configuration lacks what it needs (the reason names the flag).
+ * - `incomplete`: ran, but could not reach a verdict: nothing on the deployment to act on, an answer
+ *   in a shape only the kit assumed, the deployment's limits ("retry after N s"), the run's budget.
+ * A MUST that is skipped or incomplete makes the whole run incomplete, never green.
+ */
+export type Status = 'pass' | 'fail' | 'skip' | 'incomplete';
 
 export interface Evidence {
   expected?: string;
@@ -16,16 +24,20 @@ export interface Evidence {
 
 export interface Verdict {
   status: Status;
-  /** Why it failed or was skipped, in a sentence. */
+  /** Why it failed, was skipped or is incomplete, in a sentence. */
   reason?: string;
   evidence?: Evidence;
+  /** Seconds until the deployment's limits let the check run again. */
+  retryAfter?: number;
 }
 
-/** What a check needs; a check whose needs are not met is skipped, saying which. */
+/** What a check needs; a check whose needs are not met is skipped, saying which flag would run it. */
 export interface Needs {
   apiKey?: boolean;
-  /** An MCP key whose effective scopes include these. */
+  /** An MCP key whose effective scopes include this one. */
   mcpScope?: 'read' | 'write';
+  /** An MCP key with the read scope and without the write scope. */
+  readOnlyKey?: boolean;
   /** Writes allowed (`--allow-writes`). */
   writes?: boolean;
   mcpUrl?: boolean;
@@ -39,8 +51,10 @@ export interface Check {
   /** The area it is reported under, e.g. `v1.users`. */
   area: string;
   level: Level;
-  /** Where the requirement comes from: a seed section, or `assumed: ...`. */
-  source: string;
+  /** Ids of the seed rules it covers (`x-seed-rules` of openapi/v1, openapi/v2, mcp-schema/index.json). */
+  rules: string[];
+  /** For a SHOULD: the choice the kit made where the seed says "not shown". */
+  assumption?: string;
   title: string;
   needs?: Needs;
   run: (ctx: import('./context.ts').Context) => Promise<Verdict>;
@@ -50,10 +64,13 @@ export interface Result {
   id: string;
   area: string;
   level: Level;
+  rules: string[];
+  /** Where the requirement comes from, for a reader: seed and section, or the kit's assumption. */
   source: string;
   title: string;
   status: Status;
   reason?: string;
   evidence?: Evidence;
+  retryAfter?: number;
   durationMs: number;
 }

@@ -1803,7 +1803,7 @@ export interface components {
              */
             jobId: string;
             /**
-             * @description Job state; `completed` and `failed` are final.
+             * @description Job state; `completed` and `failed` are final. The seed does not show intermediate states, so that there are none is assumed (`x-assumed-closed`): a client should treat any other value as still running.
              * @example completed
              * @enum {string}
              */

@@ -137,13 +137,13 @@ interface Assumption {
   description: string;
 }
 
-/** Every `x-assumed` mark in a document, with the description next to it. */
+/** Every `x-assumed` (and `x-assumed-closed`) mark in a document, with the description next to it. */
 export function collectAssumptions(node: unknown, path: string[] = []): Assumption[] {
   if (Array.isArray(node)) return node.flatMap((v, i) => collectAssumptions(v, [...path, String(i)]));
   if (!node || typeof node !== 'object') return [];
   const obj = node as Record<string, unknown>;
   const own =
-    obj['x-assumed'] === true
+    obj['x-assumed'] === true || obj['x-assumed-closed'] === true
       ? [{ where: path.join('/') || '/', description: String(obj.description ?? obj.summary ?? '') }]
       : [];
   return [...own, ...Object.entries(obj).flatMap(([k, v]) => collectAssumptions(v, [...path, k]))];

@@ -1,6 +1,9 @@
-// Every check of the suite, in the order they run: read-only ones first, then those that write.
+// Every check of the suite, in the order they run: reads first, then writes, and last the probes
+// with a missing or wrong key — should a deployment count those against a per-IP limit after all,
+// nothing else of the run is blocked by it.
 import type { Check } from '../types.ts';
 import { mcpChecks } from './mcp.ts';
+import { noKeyChecks, refusalProbes, wrongKeyChecks } from './probes.ts';
 import { v1ReadChecks } from './v1-read.ts';
 import { v1WriteChecks } from './v1-writes.ts';
 import { v2AccessChecks } from './v2-access.ts';
@@ -11,7 +14,10 @@ export const ALL_CHECKS: Check[] = [
   ...v1ReadChecks,
   ...v2AccessChecks,
   ...v2ReadChecks,
+  ...refusalProbes,
   ...mcpChecks,
   ...v1WriteChecks,
   ...v2WriteChecks,
+  ...noKeyChecks,
+  ...wrongKeyChecks,
 ];

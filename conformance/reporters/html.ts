@@ -1,8 +1,9 @@
 // A self-contained HTML report a person can read: the verdict first, then the failures with their
-// evidence, then every check by area. No script, no external asset.
+// evidence, then what did not run and why, then the table by area and every check. No script, no
+// external asset.
 import { escapeHtml } from '../../lib/html.ts';
-import type { RunReport } from '../runner.ts';
-import type { Result } from '../types.ts';
+import { outcomeOf, type RunReport, unrun } from '../runner.ts';
+import type { Result, Status } from '../types.ts';
 
 const esc = escapeHtml;
 
@@ -10,11 +11,11 @@ const STYLE = `
 body { font: 15px/1.5 system-ui, sans-serif; margin: 0 auto; max-width: 72rem; padding: 1rem 1.5rem 3rem; color: #1d2230; }
 h1 { margin-bottom: .2rem; } .meta { color: #555; margin-top: 0; }
 .verdict { padding: .8rem 1rem; border-radius: 6px; font-size: 1.1rem; margin: 1rem 0; }
-.verdict.ok { background: #e6f4ea; } .verdict.bad { background: #fde8e8; }
+.verdict.passed { background: #e6f4ea; } .verdict.failed { background: #fde8e8; } .verdict.incomplete { background: #fff4d6; }
 table { border-collapse: collapse; width: 100%; margin: .5rem 0 1.5rem; }
 th, td { border: 1px solid #d6dae3; padding: .3rem .5rem; text-align: left; vertical-align: top; }
 th { background: #f2f4f8; }
-.pass { color: #17692f; } .fail { color: #b3261e; font-weight: 600; } .skip { color: #777; }
+.pass { color: #17692f; } .fail { color: #b3261e; font-weight: 600; } .skip, .incomplete { color: #8a6100; }
 .level { font-size: 85%; padding: 0 .35rem; border-radius: 3px; background: #e3e8f4; }
 .level.MUST { background: #f8d9d6; }
 details { border: 1px solid #d6dae3; border-radius: 6px; margin: .5rem 0; padding: .4rem .7rem; }
@@ -34,17 +35,24 @@ function evidence(r: Result): string {
   ].join('\n');
 }
 
+const HEADLINE = {
+  passed: 'Passed: every MUST requirement ran and passed',
+  failed: 'Failed: a MUST requirement failed',
+  incomplete: 'Incomplete: no MUST requirement failed, but some did not run or could not be judged',
+} as const;
+
 export function toHtml(report: RunReport): string {
   const { results } = report;
+  const outcome = outcomeOf(report);
   const failed = results.filter((r) => r.status === 'fail');
   const mustFailed = failed.filter((r) => r.level === 'MUST');
-  const count = (s: Result['status']) => results.filter((r) => r.status === s).length;
+  const count = (s: Status) => results.filter((r) => r.status === s).length;
   const areas = [...new Set(results.map((r) => r.area))].sort();
   const areaRows = areas
     .map((area) => {
       const of = results.filter((r) => r.area === area);
-      const n = (s: Result['status']) => of.filter((r) => r.status === s).length;
-      return `<tr><td><a href="#${esc(area)}">${esc(area)}</a></td><td class="pass">${n('pass')}</td><td class="${n('fail') ? 'fail' : ''}">${n('fail')}</td><td class="skip">${n('skip')}</td></tr>`;
+      const n = (s: Status) => of.filter((r) => r.status === s).length;
+      return `<tr><td><a href="#${esc(area)}">${esc(area)}</a></td><td class="pass">${n('pass')}</td><td class="${n('fail') ? 'fail' : ''}">${n('fail')}</td><td class="skip">${n('skip')}</td><td class="incomplete">${n('incomplete')}</td></tr>`;
     })
     .join('\n');
   const failures = failed.length
@@ -55,6 +63,15 @@ export function toHtml(report: RunReport): string {
         )
         .join('\n')
     : '<p>None.</p>';
+  const notRun = unrun(report);
+  const notRunList = notRun.length
+    ? `<h2>MUST requirements that did not run</h2><ul>${notRun
+        .map(
+          (g) =>
+            `<li><b>${g.ids.length}</b> × ${esc(g.reason)}<br><small>${g.ids.map(esc).join(', ')}</small></li>`,
+        )
+        .join('')}</ul>`
+    : '';
   const byArea = areas
     .map((area) => {
       const rows = results
@@ -72,13 +89,14 @@ export function toHtml(report: RunReport): string {
 <title>lmskit conformance report</title><style>${STYLE}</style></head>
 <body>
 <h1>lmskit conformance report</h1>
-<p class="meta">${esc(report.baseUrl)}${report.mcpUrl ? ` · MCP ${esc(report.mcpUrl)}` : ''} · ${esc(report.startedAt)} · ${(report.durationMs / 1000).toFixed(1)} s · ${report.requests} requests · writes ${report.allowWrites ? 'allowed' : 'not allowed'}</p>
-<div class="verdict ${mustFailed.length ? 'bad' : 'ok'}">${mustFailed.length ? `${mustFailed.length} MUST requirement(s) failed` : 'Every MUST requirement that ran passed'} — ${count('pass')} passed, ${count('fail')} failed, ${count('skip')} skipped.</div>
-<p><b>MUST</b> checks what the seeds document; <b>SHOULD</b> what the kit assumed where they say "not shown". A skipped check says what it needed.</p>
-<h2>By area</h2>
-<table><tr><th>Area</th><th>Passed</th><th>Failed</th><th>Skipped</th></tr>${areaRows}</table>
+<p class="meta">${esc(report.baseUrl)}${report.mcpUrl ? ` · MCP ${esc(report.mcpUrl)}` : ''} · ${esc(report.startedAt)} · ${(report.durationMs / 1000).toFixed(1)} s · ${report.requests} requests · writes ${report.allowWrites ? 'allowed' : 'not allowed'} · spent ${report.spent.failedLogins} failed logins, ${report.spent.aiCalls} AI calls</p>
+<div class="verdict ${outcome}"><b>${HEADLINE[outcome]}</b>${mustFailed.length ? ` (${mustFailed.length} MUST failed)` : ''} — ${count('pass')} passed, ${count('fail')} failed, ${count('skip')} skipped, ${count('incomplete')} incomplete.</div>
+<p><b>MUST</b> checks what the seeds document; <b>SHOULD</b> what the kit assumed where they say "not shown". A skipped check names the flag that would run it; an incomplete one says why it could not be judged.</p>
 <h2>Failures</h2>
 ${failures}
+${notRunList}
+<h2>By area</h2>
+<table><tr><th>Area</th><th>Passed</th><th>Failed</th><th>Skipped</th><th>Incomplete</th></tr>${areaRows}</table>
 ${report.notes.length ? `<h2>Notes</h2><ul>${report.notes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>` : ''}
 <h2>Every check</h2>
 ${byArea}

@@ -1,5 +1,6 @@
-// JUnit XML for CI: one test suite per area, one test case per check; a failed MUST is a
-// <failure>, a failed SHOULD too (its level is in the name and the properties), a skip is <skipped>.
+// JUnit XML for CI: one test suite per area, one test case per check; a failed check is a
+// <failure> (its level in the name and the type), a MUST that could not be judged an <error> (so a
+// CI never shows it green), a skip and a SHOULD that could not be judged <skipped>.
 import type { RunReport } from '../runner.ts';
 import type { Result } from '../types.ts';
 
@@ -26,9 +27,11 @@ function testcase(r: Result): string {
   const body =
     r.status === 'fail'
       ? `\n      <failure message="${xml(r.reason ?? 'failed')}" type="${r.level}">${xml(details)}</failure>\n    `
-      : r.status === 'skip'
-        ? `\n      <skipped message="${xml(r.reason ?? 'skipped')}"/>\n    `
-        : '';
+      : r.status === 'incomplete' && r.level === 'MUST'
+        ? `\n      <error message="${xml(r.reason ?? 'incomplete')}" type="incomplete">${xml(details)}</error>\n    `
+        : r.status !== 'pass'
+          ? `\n      <skipped message="${xml(r.reason ?? r.status)}"/>\n    `
+          : '';
   return `${head}${body}</testcase>`;
 }
 
@@ -37,9 +40,10 @@ export function toJunit(report: RunReport): string {
   for (const r of report.results) areas.set(r.area, [...(areas.get(r.area) ?? []), r]);
   const suites = [...areas].map(([area, results]) => {
     const failures = results.filter((r) => r.status === 'fail').length;
-    const skipped = results.filter((r) => r.status === 'skip').length;
+    const errors = results.filter((r) => r.status === 'incomplete' && r.level === 'MUST').length;
+    const skipped = results.filter((r) => r.status !== 'pass' && r.status !== 'fail').length - errors;
     const time = results.reduce((s, r) => s + r.durationMs, 0) / 1000;
-    return `  <testsuite name="${xml(area)}" tests="${results.length}" failures="${failures}" skipped="${skipped}" time="${time.toFixed(3)}">\n${results.map(testcase).join('\n')}\n  </testsuite>`;
+    return `  <testsuite name="${xml(area)}" tests="${results.length}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${time.toFixed(3)}">\n${results.map(testcase).join('\n')}\n  </testsuite>`;
   });
   const failures = report.results.filter((r) => r.status === 'fail').length;
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="lmskit conformance" tests="${report.results.length}" failures="${failures}" time="${(report.durationMs / 1000).toFixed(3)}">\n${suites.join('\n')}\n</testsuites>\n`;

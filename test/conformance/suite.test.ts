@@ -1,13 +1,24 @@
-// The suite is proven by running it against the mock — every check passes — and
-// against the mock with departures from the contract injected through the admin API's faults: for
-// each, the check that guards that rule fails and says so.
+// The conformance suite against the real mock: every check runs and passes; every seed rule the
+// contracts list and every response they document is checked or left out for a stated reason;
+// read-only mode changes nothing and says the run is incomplete; the deployment's limits end checks
+// as "blocked", never as failures; the reports tell the story. The departures it must catch are in
+// mutations.test.ts.
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_CHECKS } from '../../conformance/checks/index.ts';
-import type { ConformanceConfig } from '../../conformance/context.ts';
+import { BUDGET, type ConformanceConfig, contractOf } from '../../conformance/context.ts';
+import { coverageMarkdown } from '../../conformance/coverage.ts';
 import { toHtml } from '../../conformance/reporters/html.ts';
 import { toJunit } from '../../conformance/reporters/junit.ts';
-import { exitCode, type RunReport, runChecks } from '../../conformance/runner.ts';
+import { summary } from '../../conformance/reporters/terminal.ts';
+import { SEED_RULES } from '../../conformance/rules.ts';
+import { EXIT_CODES, exitCode, outcomeOf, type RunReport, runChecks } from '../../conformance/runner.ts';
+import type { Result } from '../../conformance/types.ts';
+import { UNPROBED_RULES, unprobedResponse } from '../../conformance/unprobed.ts';
+import { ROOT } from '../../lib/paths.ts';
 import { createHttpApp } from '../../mcp-server/http.ts';
 import { ToolRunner } from '../../mcp-server/tools.ts';
 import { DEMO_SITE_API_KEY, type Harness, READ_KEY, startHarness, WRITE_KEY } from '../mock/harness.ts';
@@ -27,264 +38,324 @@ beforeAll(async () => {
   const server = app.listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
   mcpUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
-  closeMcp = () => server.close();
+  closeMcp = () => {
+    server.closeAllConnections();
+    server.close();
+  };
 });
 afterAll(async () => {
   closeMcp();
   await h.close();
 });
 
-const config = (only?: string): ConformanceConfig => ({
+const config = (over: Partial<ConformanceConfig> = {}): ConformanceConfig => ({
   baseUrl: h.base,
   apiKey: DEMO_SITE_API_KEY,
   mcpKeys: [READ_KEY, WRITE_KEY],
   mcpUrl,
   allowWrites: true,
   expertUserId: 'otto',
-  ...(only ? { only } : {}),
+  pollIntervalMs: 10,
+  ...over,
 });
 
 /** A fresh demo platform whose generation jobs finish at once (the frozen clock would never let them). */
-async function fresh(): Promise<void> {
-  await h.admin('/faults', { method: 'DELETE' });
-  await h.admin('/reset', { method: 'POST', json: {} });
-  await h.admin('/tenants/demo/ai', {
+async function fresh(harness = h): Promise<void> {
+  await harness.admin('/reset', { method: 'POST', json: {} });
+  await harness.admin('/tenants/demo/ai', {
     method: 'PATCH',
     json: { generationMinSeconds: 0, generationMaxSeconds: 0 },
   });
 }
 
-const fault = (method: string, path: string, status: number, body: unknown) =>
-  h.admin('/faults', { method: 'POST', json: { method, path, count: 1000, status, body } });
+const notPassed = (report: RunReport) =>
+  report.results.filter((r) => r.status !== 'pass').map((r) => `${r.id} ${r.status}: ${r.reason}`);
 
-const result = (report: RunReport, id: string) => report.results.find((r) => r.id === id);
-
-describe('the suite against the mock', () => {
+describe('the suite against the mock, with every kind of key, writes, the expert and the tool server', () => {
   let report: RunReport;
   beforeAll(async () => {
     await fresh();
     report = await runChecks(ALL_CHECKS, config());
   }, 120_000);
 
-  it('runs every check, none skipped, with every key kind, writes and the tool server', () => {
-    expect(report.results).toHaveLength(ALL_CHECKS.length);
-    expect(report.results.filter((r) => r.status === 'skip')).toEqual([]);
-  });
-
-  it('passes every MUST and every SHOULD, so it exits 0', () => {
-    expect(report.results.filter((r) => r.status !== 'pass').map((r) => `${r.id}: ${r.reason}`)).toEqual([]);
+  it('runs and passes every check, MUST and SHOULD, so the outcome is passed and the exit code 0', () => {
+    expect(notPassed(report)).toEqual([]);
+    expect(report.results.map((r) => r.id)).toEqual(ALL_CHECKS.map((c) => c.id));
+    expect(outcomeOf(report)).toBe('passed');
     expect(exitCode(report)).toBe(0);
   });
 
-  it('covers every operation of v1 and v2 with at least one check', () => {
-    const sources = ALL_CHECKS.map((c) => `${c.id} ${c.title} ${c.source}`).join('\n');
-    expect(ALL_CHECKS.length).toBeGreaterThanOrEqual(70);
-    for (const area of [
-      'v1.courses',
-      'v1.users',
-      'v1.groups',
-      'v1.attributes',
-      'v1.assignments',
-      'v1.statistics',
-      'v1.webhooks',
-      'v2.users',
-      'v2.courses',
-      'v2.statistics',
-      'v2.audit',
-      'v2.ai',
-      'mcp.tools',
-    ]) {
-      expect(
-        ALL_CHECKS.some((c) => c.area === area),
-        area,
-      ).toBe(true);
+  it('exercises every response the contracts document, or says why not (conformance/unprobed.ts)', () => {
+    const covered = new Set(report.covered);
+    const missing: string[] = [];
+    const stale: string[] = [];
+    for (const api of ['v1', 'v2'] as const) {
+      for (const [operationId, op] of contractOf(api)) {
+        for (const status of Object.keys(op.node.responses).map(Number)) {
+          const pair = `${api} ${operationId} ${status}`;
+          const reason = unprobedResponse(api, operationId, op.node, status);
+          if (!covered.has(pair) && !reason) missing.push(pair);
+          if (covered.has(pair) && reason) stale.push(`${pair}: ${reason}`);
+        }
+      }
     }
-    expect(sources).toContain('GET /api/v2/mcp/capabilities');
+    expect(missing, 'documented responses no check provokes').toEqual([]);
+    expect(stale, 'responses listed as unprobed that a check provokes').toEqual([]);
   });
 
-  it('writes JUnit a CI understands and an HTML report a person can read', () => {
+  it('stays within its budgets of failed logins and AI calls', () => {
+    expect(report.spent.failedLogins).toBeLessThanOrEqual(BUDGET.failedLogins);
+    expect(report.spent.aiCalls).toBeLessThanOrEqual(BUDGET.aiCalls);
+    expect(report.spent.aiCalls).toBe(2);
+  });
+
+  it('writes JUnit a CI understands and an HTML report with the verdict first', () => {
     const junit = toJunit(report);
     expect(junit).toMatch(/^<\?xml/);
     expect(junit.match(/<testcase /g)).toHaveLength(report.results.length);
-    expect(toHtml(report)).toContain('Every MUST requirement that ran passed');
+    const html = toHtml(report);
+    expect(html).toContain('Passed: every MUST requirement ran and passed');
   });
 });
 
-// Each departure: faults that make the mock break one rule, and the check that must then fail.
-interface Departure {
-  name: string;
-  check: string;
-  inject: () => Promise<unknown>;
-}
+describe('every seed rule of the contracts is checked, or left out for a stated reason', () => {
+  const byRule = new Map<string, string[]>();
+  for (const c of ALL_CHECKS) for (const r of c.rules) byRule.set(r, [...(byRule.get(r) ?? []), c.id]);
 
-const courses = (n: number) =>
-  Array.from({ length: n }, (_, i) => ({
-    id: i + 1,
-    name: `Course ${i + 1}`,
-    annotation: '',
-    isDraft: false,
-    createdAt: 1,
-    updatedAt: 1,
-    publishedAt: 1,
-    image: null,
-  }));
-const v2Users = (n: number) =>
-  Array.from({ length: n }, (_, i) => ({
-    id: i + 1,
-    apiId: `u${i + 1}`,
-    name: `User ${i + 1}`,
-    email: `u${i + 1}@x.example`,
-    role: 'learner',
-    status: 'active',
-  }));
-const readTools = [
-  'find_user',
-  'get_user',
-  'find_course',
-  'get_course',
-  'list_assignments',
-  'list_my_assignments',
-  'get_compliance_status',
-  'list_certificates',
-  'get_statistics',
-  'get_leaderboard',
-  'get_audit_log',
-];
-
-const DEPARTURES: Departure[] = [
-  {
-    name: 'wrong status: a course detail answered 201',
-    check: 'v1.courses.detail.contract',
-    inject: async () => fault('GET', '/openapi/v1/courses/1', 201, (await h.v1('/courses/1')).body),
-  },
-  {
-    name: 'missing field: the course list without totalCount',
-    check: 'v1.courses.list.contract',
-    inject: () => fault('GET', '/openapi/v1/courses', 200, { courses: courses(20) }),
-  },
-  {
-    name: 'page of 25',
-    check: 'v1.courses.list.page-size',
-    inject: () => fault('GET', '/openapi/v1/courses', 200, { courses: courses(25), totalCount: 48 }),
-  },
-  {
-    name: 'ignored auth: the course list answered without a key',
-    check: 'v1.auth.missing-key',
-    inject: () => fault('GET', '/openapi/v1/courses', 200, { courses: courses(20), totalCount: 48 }),
-  },
-  {
-    name: 'wrong error shape: a v1 404 as {error}',
-    check: 'v1.courses.detail.not-found',
-    inject: () => fault('GET', '/openapi/v1/courses/999999937', 404, { error: 'not found' }),
-  },
-  {
-    name: 'wrong error code: a v2 401 with code AUTH_FAILED',
-    check: 'v2.auth.missing-key',
-    inject: () => fault('GET', '/api/v2/courses', 401, { error: 'no key', code: 'AUTH_FAILED' }),
-  },
-  {
-    name: 'limit cap ignored: 51 users for limit 51',
-    check: 'v2.users.search.limit-cap',
-    inject: () => fault('GET', '/api/v2/users', 200, { users: v2Users(51), totalCount: 60 }),
-  },
-  {
-    name: 'audit log cap ignored: 251 entries',
-    check: 'v2.audit.limit-cap',
-    inject: () =>
-      fault('GET', '/api/v2/audit', 200, {
-        entries: Array.from({ length: 251 }, (_, i) => ({
-          id: i + 1,
-          createdAt: 1,
-          author: null,
-          action: 'user.ban',
-          target: { type: 'user', id: '1' },
-          details: {},
-        })),
-        totalCount: 251,
-        limit: 250,
-        offset: 0,
-      }),
-  },
-  {
-    name: 'wrong tool list: a read-only key offered ban_user',
-    check: 'v2.capabilities.tools-agree-with-scopes',
-    inject: () =>
-      fault('GET', '/api/v2/mcp/capabilities', 200, {
-        tier: 'full',
-        scopes: { read: true, write: false },
-        user: { id: 1, name: 'Ada Admin', email: 'ada@demo.example' },
-        tools: [...readTools, 'ban_user'],
-        resources: [],
-      }),
-  },
-  {
-    name: 'phantom tool: extend_deadline offered',
-    check: 'v2.capabilities.no-phantom-tools',
-    inject: () =>
-      fault('GET', '/api/v2/mcp/capabilities', 200, {
-        tier: 'full',
-        scopes: { read: true, write: false },
-        user: { id: 1, name: 'Ada Admin', email: 'ada@demo.example' },
-        tools: [...readTools, 'extend_deadline'],
-        resources: [],
-      }),
-  },
-  {
-    name: 'read key accepted on a write',
-    check: 'v2.scope.read-key-refused-on-writes',
-    inject: () => fault('POST', '/api/v2/users/banned', 200, { userId: 1, status: 'banned' }),
-  },
-  {
-    name: 'an expert banned anyway',
-    check: 'v1.users.ban.expert',
-    inject: () =>
-      fault('POST', '/openapi/v1/users/blocked', 200, {
-        id: 'otto',
-        name: 'Otto Author',
-        language: 'en',
-        email: 'otto@demo.example',
-        isBanned: true,
-        role: { alias: 'author' },
-        fromApi: true,
-      }),
-  },
-  {
-    name: 'duplicate e-mail accepted',
-    check: 'v1.users.create.duplicate-email',
-    // Every create "succeeds" with the same user, a taken e-mail included.
-    inject: () =>
-      fault('POST', '/openapi/v1/users', 201, {
-        id: 'dup',
-        name: 'Dup',
-        language: 'en',
-        email: 'dup@x.example',
-        isBanned: false,
-        role: { alias: 'learner' },
-        fromApi: true,
-        image: null,
-        attributes: {},
-      }),
-  },
-];
-
-describe('the suite against a mock that departs from the contract', () => {
-  it('injects at least 10 kinds of departure', () => {
-    expect(DEPARTURES.length).toBeGreaterThanOrEqual(10);
+  it('the contracts list the rules of both seeds and of the tool server', () => {
+    const seeds = [...SEED_RULES.keys()].map((id) => id.split('/')[0]);
+    expect(seeds.filter((s) => s === '001').length).toBeGreaterThanOrEqual(40);
+    expect(seeds.filter((s) => s === '000').length).toBeGreaterThanOrEqual(40);
+    expect([...SEED_RULES.keys()].some((id) => id.startsWith('000/tool-server.'))).toBe(true);
   });
 
-  it.each(DEPARTURES.map((d) => [d.name, d] as const))(
-    '%s → the matching check fails and names it',
-    async (_name, departure) => {
-      await fresh();
-      await departure.inject();
-      const area = departure.check.split('.').slice(0, 2).join('.');
-      const report = await runChecks(ALL_CHECKS, config(`${area}.*`));
-      const verdict = result(report, departure.check);
-      expect(verdict?.status, `${departure.check} should fail`).toBe('fail');
-      expect(verdict?.reason).toBeTruthy();
-      if (verdict?.level === 'MUST') expect(exitCode(report)).toBe(1);
-      await h.admin('/faults', { method: 'DELETE' });
+  it.each([...SEED_RULES.keys()])('%s', (id) => {
+    const checks = byRule.get(id) ?? [];
+    const reason = UNPROBED_RULES[id];
+    expect(checks.length > 0 || Boolean(reason), `no check covers ${id} and no reason is given`).toBe(true);
+    expect(
+      checks.length > 0 && Boolean(reason),
+      `${id} is checked by ${checks.join(', ')} yet listed as unprobed`,
+    ).toBe(false);
+    if (checks.length) {
+      const must = ALL_CHECKS.filter((c) => c.rules.includes(id) && c.level === 'MUST');
+      expect(must.length, `${id}: a seed rule is covered by a MUST`).toBeGreaterThan(0);
+    }
+  });
+
+  it('every check names rules that exist; every SHOULD says what the kit assumed', () => {
+    for (const c of ALL_CHECKS) {
+      expect(c.rules.length, c.id).toBeGreaterThan(0);
+      for (const r of c.rules) expect(SEED_RULES.has(r), `${c.id}: ${r}`).toBe(true);
+      if (c.level === 'SHOULD') expect(c.assumption, c.id).toBeTruthy();
+    }
+    for (const id of Object.keys(UNPROBED_RULES)) expect(SEED_RULES.has(id), id).toBe(true);
+    expect(new Set(ALL_CHECKS.map((c) => c.id)).size).toBe(ALL_CHECKS.length);
+  });
+
+  it('docs/conformance.md shows the table of rules and checks as it is (`npx lmskit conformance --rules`)', () => {
+    expect(readFileSync(join(ROOT, 'docs', 'conformance.md'), 'utf8')).toContain(
+      coverageMarkdown(ALL_CHECKS),
+    );
+  });
+});
+
+describe('read-only mode', () => {
+  let report: RunReport;
+  let before: number;
+  let after: number;
+  beforeAll(async () => {
+    await fresh();
+    before = h.platform.version;
+    report = await runChecks(ALL_CHECKS, config({ allowWrites: false }));
+    after = h.platform.version;
+  }, 60_000);
+
+  it('changes nothing on a deployment that keeps the rules: the platform state is the same after the run', () => {
+    expect(after).toBe(before);
+    expect(report.spent.aiCalls).toBe(0);
+  });
+
+  it('passes every check it runs, and is incomplete, not green: exit code 3, naming --allow-writes', () => {
+    expect(report.results.filter((r) => r.status === 'fail')).toEqual([]);
+    expect(outcomeOf(report)).toBe('incomplete');
+    expect(exitCode(report)).toBe(EXIT_CODES.incomplete);
+    const text = summary(report);
+    expect(text).toMatch(/INCOMPLETE — no MUST failed, but \d+ MUST requirement\(s\) did not run/);
+    expect(text).toContain('writes are not allowed (--allow-writes)');
+  });
+});
+
+describe("the deployment's limits", () => {
+  it('a used-up AI quota ends the AI checks as blocked, retry after N s, and no MUST fails', async () => {
+    await fresh();
+    const only = 'v2.ai.generate.flow,v2.ai.refine.append-only';
+    // Seed 000, Limits: 5 AI calls per key per day; each run spends two.
+    const runs: RunReport[] = [];
+    for (let i = 0; i < 3; i++) runs.push(await runChecks(ALL_CHECKS, config({ only, mcpUrl: undefined })));
+    const last = runs[2] as RunReport;
+    expect(runs.slice(0, 2).map(outcomeOf)).toEqual(['incomplete', 'incomplete']);
+    const refine = last.results.find((r) => r.id === 'v2.ai.refine.append-only') as Result;
+    expect(refine.status).toBe('incomplete');
+    expect(refine.reason).toMatch(/^blocked by the deployment's limits — retry after \d+ s/);
+    expect(refine.retryAfter).toBeGreaterThan(0);
+    expect(last.results.filter((r) => r.status === 'fail')).toEqual([]);
+    expect(summary(last)).toMatch(/blocked by the deployment's limits — retry after \d+ s/);
+  }, 60_000);
+
+  it('a per-IP lockout after failed logins ends the v2 checks as blocked, not failed', async () => {
+    const strict = await startHarness('demo', {
+      requestsPerMinute: 0,
+      failedAuthMax: 1,
+      failedAuthWindowSeconds: 300,
+    });
+    try {
+      const cfg = config({ baseUrl: strict.base, mcpUrl: undefined, allowWrites: false });
+      await runChecks(ALL_CHECKS, cfg); // its one wrong MCP key reaches the threshold
+      const report = await runChecks(ALL_CHECKS, cfg);
+      expect(report.results.filter((r) => r.status === 'fail').map((r) => r.id)).toEqual([]);
+      const blocked = report.results.filter((r) => r.id.startsWith('v2.') && r.status === 'incomplete');
+      expect(blocked.length).toBeGreaterThan(50);
+      for (const r of blocked) expect(r.retryAfter, r.id).toBeGreaterThan(0);
+    } finally {
+      await strict.close();
+    }
+  }, 60_000);
+
+  it('repeated runs stay under the default failed-login limit (20 per 5 minutes)', async () => {
+    const defaults = await startHarness('demo', { requestsPerMinute: 0 });
+    try {
+      for (let i = 0; i < 5; i++) {
+        const report = await runChecks(
+          ALL_CHECKS,
+          config({ baseUrl: defaults.base, mcpUrl: undefined, allowWrites: false }),
+        );
+        expect(report.results.filter((r) => r.retryAfter !== undefined)).toEqual([]);
+        expect(report.spent.failedLogins).toBe(BUDGET.failedLogins);
+      }
+    } finally {
+      await defaults.close();
+    }
+  }, 60_000);
+});
+
+describe('outcomes and reports', () => {
+  const result = (over: Partial<Result>): Result => ({
+    id: 'v1.example',
+    area: 'v1.example',
+    level: 'MUST',
+    rules: ['001/courses.list'],
+    source: 'seed 001, Endpoints > Courses and assignments',
+    title: 'an example',
+    status: 'pass',
+    durationMs: 1,
+    ...over,
+  });
+  const report = (results: Result[]): RunReport => ({
+    startedAt: '2026-01-01T00:00:00.000Z',
+    durationMs: 10,
+    baseUrl: 'http://deployment.invalid',
+    allowWrites: false,
+    results,
+    notes: [],
+    requests: 1,
+    spent: { failedLogins: 0, aiCalls: 0 },
+    covered: [],
+  });
+  const failure = result({
+    id: 'v1.courses.list.page-size',
+    status: 'fail',
+    reason: 'the first page has 25 courses',
+    evidence: {
+      expected: '20 courses',
+      received: '200 {"courses":[...]}',
+      curl: "curl -i -X GET 'http://deployment.invalid/openapi/v1/courses'",
     },
-    60_000,
-  );
+  });
+
+  it.each([
+    [
+      'every MUST passed, a SHOULD failed',
+      [result({}), result({ level: 'SHOULD', status: 'fail' })],
+      'passed',
+      0,
+    ],
+    ['a MUST failed', [result({}), failure], 'failed', 1],
+    [
+      'a MUST skipped',
+      [result({}), result({ status: 'skip', reason: 'writes are not allowed (--allow-writes)' })],
+      'incomplete',
+      3,
+    ],
+    ['a MUST incomplete', [result({ status: 'incomplete', reason: 'no course' })], 'incomplete', 3],
+    ['a MUST failed and another skipped', [failure, result({ status: 'skip' })], 'failed', 1],
+  ] as const)('%s → %s, exit code %d', (_name, results, outcome, code) => {
+    const r = report([...results]);
+    expect(outcomeOf(r)).toBe(outcome);
+    expect(exitCode(r)).toBe(code);
+  });
+
+  it('the terminal shows each failure with requirement, expected, received and the curl line, then the outcome', () => {
+    const text = summary(report([result({}), failure]));
+    expect(text).toContain('✗ [MUST] v1.courses.list.page-size');
+    expect(text).toContain('requirement: seed 001, Endpoints > Courses and assignments');
+    expect(text).toContain('expected:    20 courses');
+    expect(text).toContain('received:    200 {"courses":[...]}');
+    expect(text).toContain("reproduce:   curl -i -X GET 'http://deployment.invalid/openapi/v1/courses'");
+    expect(text.trim().split('\n').at(-1)).toBe('FAILED — 1 MUST requirement(s) failed.');
+  });
+
+  it('the HTML report puts the verdict, then the failures, then the table', () => {
+    const html = toHtml(
+      report([
+        result({}),
+        failure,
+        result({ id: 'v1.x', status: 'skip', reason: 'no tool server given (--mcp-url)' }),
+      ]),
+    );
+    const at = (s: string) => html.indexOf(s);
+    expect(at('class="verdict failed"')).toBeGreaterThan(0);
+    expect(at('class="verdict failed"')).toBeLessThan(at('<h2>Failures</h2>'));
+    expect(at('<h2>Failures</h2>')).toBeLessThan(at('<h2>MUST requirements that did not run</h2>'));
+    expect(at('<h2>MUST requirements that did not run</h2>')).toBeLessThan(at('<h2>By area</h2>'));
+    expect(html).toContain('curl -i -X GET');
+  });
+
+  it('JUnit shows a MUST that could not be judged as an error, so CI never shows it green', () => {
+    const junit = toJunit(
+      report([
+        result({ status: 'incomplete', reason: 'blocked' }),
+        result({ id: 'v1.y', status: 'skip', reason: 'x' }),
+      ]),
+    );
+    expect(junit).toContain('<error message="blocked" type="incomplete">');
+    expect(junit).toContain('<skipped message="x"/>');
+  });
+});
+
+describe('the command', () => {
+  it('exits 3 on a read-only run, with the amber outcome and the flag that would run the rest', async () => {
+    await fresh();
+    // Asynchronous: the mock answers from this process while the command runs.
+    const run = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+      const args = [
+        join(ROOT, 'bin', 'lmskit.js'),
+        'conformance',
+        '--base-url',
+        h.base,
+        '--api-key',
+        DEMO_SITE_API_KEY,
+      ];
+      const child = execFile(
+        process.execPath,
+        [...args, '--mcp-key', READ_KEY, '--mcp-key', WRITE_KEY],
+        { timeout: 60_000, env: { ...process.env, NO_COLOR: '1' } },
+        (_error, stdout, stderr) => resolve({ status: child.exitCode, stdout, stderr }),
+      );
+    });
+    expect(run.status, run.stderr).toBe(3);
+    expect(run.stdout).toMatch(/INCOMPLETE — no MUST failed/);
+    expect(run.stdout).toContain('writes are not allowed (--allow-writes)');
+    expect(run.stdout).toContain('no MCP tool server given (--mcp-url)');
+  }, 60_000);
 });

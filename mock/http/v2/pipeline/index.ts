@@ -45,7 +45,9 @@ export class Pipeline {
     if (blocked) return blocked;
     const caller = authenticate(this.platform, key);
     if (isFailure(caller)) {
-      this.failedAuth.fail(ip);
+      // Only a presented key that does not verify is a failed attempt: the limit guards against key
+      // guessing, and a request without a key guesses nothing (it still gets 401).
+      if (key) this.failedAuth.fail(ip);
       return caller;
     }
     return (

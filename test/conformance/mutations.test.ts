@@ -1,0 +1,136 @@
+// The conformance suite proven against departures it was not written around: the real mock behind a
+// fault-injecting proxy (./proxy.ts, which says why a proxy and not the mock's own faults), with an
+// MCP tool server that calls the backend through the same proxy. Each departure of ./departures.ts
+// must fail the MUST check named for it — run alone, as it runs in the full suite, since checks find
+// their own fixtures — and each legitimate variation must leave every MUST of a full run passing,
+// while the SHOULD named for it reports the kit's choice.
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ALL_CHECKS } from '../../conformance/checks/index.ts';
+import type { ConformanceConfig } from '../../conformance/context.ts';
+import { outcomeOf, type RunReport, runChecks } from '../../conformance/runner.ts';
+import { createHttpApp } from '../../mcp-server/http.ts';
+import { ToolRunner } from '../../mcp-server/tools.ts';
+import { DEMO_SITE_API_KEY, type Harness, READ_KEY, startHarness, WRITE_KEY } from '../mock/harness.ts';
+import { DEPARTURES, VARIATIONS } from './departures.ts';
+import { type FaultProxy, startProxy } from './proxy.ts';
+
+let h: Harness;
+let proxy: FaultProxy;
+/** Tool servers whose backend is the proxy (a departure reaches them) or the mock itself. */
+const toolServers: { viaProxy: string; direct: string } = { viaProxy: '', direct: '' };
+const closers: (() => void)[] = [];
+
+async function startToolServer(baseUrl: string): Promise<string> {
+  const app = createHttpApp({
+    baseUrl,
+    runner: new ToolRunner(),
+    version: 'test',
+    host: '127.0.0.1',
+    toolListTtlMs: 0,
+  });
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  closers.push(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+beforeAll(async () => {
+  h = await startHarness('demo', { requestsPerMinute: 0 });
+  proxy = await startProxy(h.base);
+  toolServers.viaProxy = await startToolServer(proxy.url);
+  toolServers.direct = await startToolServer(h.base);
+});
+afterAll(async () => {
+  for (const close of closers) close();
+  await proxy.close();
+  await h.close();
+});
+
+const config = (only?: string): ConformanceConfig => ({
+  baseUrl: proxy.url,
+  apiKey: DEMO_SITE_API_KEY,
+  mcpKeys: [READ_KEY, WRITE_KEY],
+  mcpUrl: `${proxy.url}/mcp`,
+  allowWrites: true,
+  expertUserId: 'otto',
+  pollIntervalMs: 10,
+  ...(only ? { only } : {}),
+});
+
+/** A fresh demo platform whose generation jobs finish at once (its clock is frozen), no rewrites. */
+async function fresh(toolServer: 'viaProxy' | 'direct' = 'viaProxy'): Promise<void> {
+  proxy.rewrites = [];
+  proxy.toolServer = toolServers[toolServer];
+  await h.admin('/reset', { method: 'POST', json: {} });
+  await h.admin('/tenants/demo/ai', {
+    method: 'PATCH',
+    json: { generationMinSeconds: 0, generationMaxSeconds: 0 },
+  });
+}
+
+const result = (report: RunReport, id: string) => report.results.find((r) => r.id === id);
+const mustFailures = (report: RunReport) =>
+  report.results.filter((r) => r.level === 'MUST' && r.status === 'fail').map((r) => `${r.id}: ${r.reason}`);
+
+describe('the mutation matrix', () => {
+  it('has at least 40 departures across v1, v2 and the tool server, each traced to a seed sentence and named for a MUST check', () => {
+    expect(DEPARTURES.length).toBeGreaterThanOrEqual(40);
+    expect(new Set(DEPARTURES.map((d) => d.name)).size).toBe(DEPARTURES.length);
+    const levels = new Map(ALL_CHECKS.map((c) => [c.id, c.level]));
+    for (const d of DEPARTURES) {
+      expect(d.seed, d.name).toMatch(/^(000|001|MCP specification)\b/);
+      expect(levels.get(d.catches), d.name).toBe('MUST');
+    }
+    const by = (prefix: string) => DEPARTURES.filter((d) => d.catches.startsWith(prefix)).length;
+    expect(by('v1.')).toBeGreaterThanOrEqual(10);
+    expect(by('v2.')).toBeGreaterThanOrEqual(10);
+    expect(by('mcp.')).toBeGreaterThanOrEqual(5);
+  });
+
+  it('has at least 8 legitimate variations, each noticed by a SHOULD', () => {
+    expect(VARIATIONS.length).toBeGreaterThanOrEqual(8);
+    for (const v of VARIATIONS) expect(v.choice, v.name).toMatch(/not shown|kit/);
+  });
+});
+
+describe('departures: each fails the MUST named for it', () => {
+  it.each(DEPARTURES.map((d) => [d.name, d] as const))('%s', async (_name, d) => {
+    await fresh();
+    proxy.rewrites = d.rewrites();
+    const report = await runChecks(ALL_CHECKS, config([d.catches, ...(d.alsoFails ?? [])].join(',')));
+    const verdict = result(report, d.catches);
+    expect(verdict, `${d.catches} ran`).toBeDefined();
+    expect(verdict?.status, `${d.catches}: ${verdict?.reason}`).toBe('fail');
+    expect(verdict?.reason).toBeTruthy();
+    expect(outcomeOf(report)).toBe('failed');
+    // A check that cannot find what the departure hides fails too, rather than being skipped.
+    for (const id of d.alsoFails ?? [])
+      expect(result(report, id)?.status, `${id}: ${result(report, id)?.reason}`).toBe('fail');
+  });
+});
+
+// The variations are choices of the platform. The kit's tool server serves the kit's output schemas
+// verbatim, so in front of a platform that chose otherwise its results would depart from its own
+// schemas: a mismatch of two parts, not of the deployment (whose tool server would serve its own
+// schemas). So here the tool server reads the platform as the kit made it.
+describe('legitimate variations: no MUST fails, the SHOULD notes the choice', () => {
+  it.each(VARIATIONS.map((v) => [v.name, v] as const))(
+    '%s',
+    async (_name, v) => {
+      await fresh('direct');
+      proxy.rewrites = v.rewrites();
+      const report = await runChecks(ALL_CHECKS, config());
+      expect(mustFailures(report)).toEqual([]);
+      expect(outcomeOf(report)).toBe('passed');
+      const noticed = result(report, v.noticedBy);
+      expect(noticed?.level).toBe('SHOULD');
+      expect(noticed?.status).toBe('fail');
+      expect(noticed?.reason ?? noticed?.source).toMatch(/assumed by the kit, not stated by the seeds/);
+    },
+    30_000,
+  );
+});
