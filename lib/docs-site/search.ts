@@ -1,0 +1,65 @@
+// One search across the whole site: every section of the written and generated pages and every
+// operation of the three references, indexed with MiniSearch when the site is built and shipped as a
+// script, so the header's search box works from disk as well as from the mock.
+import MiniSearch from 'minisearch';
+
+export interface SearchDoc {
+  /** Where the result leads, relative to the site's root; unique. */
+  url: string;
+  title: string;
+  /** The page it is on, shown under the title. */
+  page: string;
+  text: string;
+}
+
+/** The options the index is built with; the page must load it with the same ones. */
+export const SEARCH_OPTIONS = {
+  idField: 'url',
+  fields: ['title', 'text'],
+  storeFields: ['title', 'page', 'url', 'excerpt'],
+};
+
+const ENTITIES: Record<string, string> = {
+  '&amp;': '&',
+  '&lt;': '<',
+  '&gt;': '>',
+  '&quot;': '"',
+  '&#39;': "'",
+};
+/** The text of some HTML: tags dropped, the escapes the site writes undone, spaces collapsed. */
+export const textOf = (markup: string) =>
+  markup
+    .replace(/<(script|style)[\s\S]*?<\/\1>/g, ' ')
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&(amp|lt|gt|quot|#39);/g, (e) => ENTITIES[e] ?? e)
+    .replace(/\s+/g, ' ')
+    .trim();
+
+/**
+ * The sections of a page's HTML, one per heading that has an id (h1 to h3): a result leads to the
+ * heading itself, and its text is everything up to the next such heading.
+ */
+export function htmlSections(name: string, pageTitle: string, markup: string): SearchDoc[] {
+  const heading = /<h([1-3])\s[^>]*\bid="([^"]+)"[^>]*>([\s\S]*?)<\/h\1>/g;
+  const found = [...markup.matchAll(heading)];
+  return found.map((m, i) => {
+    const end = found[i + 1]?.index ?? markup.length;
+    return {
+      url: m[1] === '1' ? name : `${name}#${m[2]}`,
+      title: textOf(m[3] ?? ''),
+      page: pageTitle,
+      text: textOf(markup.slice((m.index ?? 0) + m[0].length, end)),
+    };
+  });
+}
+
+/** The index as a script that defines `window.lmskitSearch` (a script, not JSON: it loads from disk too). */
+export function searchIndexScript(docs: SearchDoc[]): string {
+  const unique = [...new Map(docs.map((d) => [d.url, d])).values()];
+  const search = new MiniSearch<SearchDoc & { excerpt: string }>(SEARCH_OPTIONS);
+  search.addAll(
+    unique.map((d) => ({ ...d, excerpt: d.text.length > 160 ? `${d.text.slice(0, 157)}…` : d.text })),
+  );
+  const payload = { options: SEARCH_OPTIONS, index: search.toJSON() };
+  return `window.lmskitSearch = ${JSON.stringify(payload).replaceAll('<', '\\u003c')};\n`;
+}
