@@ -4,7 +4,6 @@ import { configDefaults, defineConfig } from 'vitest/config';
 const PROCESS_AND_BROWSER = [
   'test/e2e/**/*.test.ts',
   'test/mcp/**/*.test.ts',
-  'test/docs-site.test.ts',
   '**/*.browser.test.ts',
 ];
 

@@ -16,9 +16,10 @@ export interface SeedSection {
 }
 
 /**
- * Resolves citations against the seed pages' headings. A citation names a heading, optionally
- * preceded by some of its ancestors (`Endpoints > Users`, to tell it from the resource `User`); it
- * must name exactly one heading, or the build fails, so a renamed section cannot leave a dead link.
+ * Resolves citations against the seed pages' headings. A citation names a heading (a trailing remark
+ * in parentheses may be left out: `AI tools`), optionally preceded by some of its ancestors
+ * (`Endpoints > Users`); it must name exactly one heading, or the build fails, so a renamed section
+ * cannot leave a dead link.
  */
 export function seedResolver(seedPages: MarkdownPage[]): (citation: string) => SeedSection {
   const seeds = new Map<string, MarkdownPage>();
@@ -31,12 +32,12 @@ export function seedResolver(seedPages: MarkdownPage[]): (citation: string) => S
     const page = match && seeds.get(match[1] ?? '');
     if (!match || !page)
       throw new Error(`x-seed "${citation}" does not read "seed NNN, Section > Subsection"`);
-    const wanted = (match[2] ?? '').split('>').map((s) => s.trim().toLowerCase());
+    const wanted = (match[2] ?? '').split('>').map(short);
     const hits: string[] = [];
     const ancestors: { depth: number; text: string }[] = [];
     for (const heading of page.headings) {
       while (ancestors.length && (ancestors.at(-1)?.depth ?? 0) >= heading.depth) ancestors.pop();
-      const chain = [...ancestors.map((a) => a.text.toLowerCase()), heading.text.toLowerCase()];
+      const chain = [...ancestors, heading].map((h) => short(h.text));
       if (chain.at(-1) === wanted.at(-1) && isSubsequence(wanted.slice(0, -1), chain.slice(0, -1)))
         hits.push(heading.id);
       ancestors.push(heading);
@@ -48,6 +49,13 @@ export function seedResolver(seedPages: MarkdownPage[]): (citation: string) => S
     return { citation, href: `${page.name}#${hits[0]}` };
   };
 }
+
+/** A heading as a citation names it: lower case, without a trailing remark in parentheses. */
+const short = (text: string) =>
+  text
+    .trim()
+    .replace(/\s*\([^()]*\)$/, '')
+    .toLowerCase();
 
 function isSubsequence(needle: string[], haystack: string[]): boolean {
   let i = 0;
