@@ -17,8 +17,14 @@
 
   const field = (name, input) => el('label', {}, el('span', { textContent: name }), input);
 
-  function offline(body) {
-    const url = `${mockOrigin}/docs/${page}${location.hash}`;
+  /** The page's route to an operation: Redoc names each operation's section by it. */
+  const routeOf = (placeholder) => {
+    const section = placeholder.closest('[data-section-id]')?.getAttribute('data-section-id');
+    return section ? `#${section}` : location.hash;
+  };
+
+  function offline(body, route) {
+    const url = `${mockOrigin}/docs/${page}${route}`;
     body.append(
       el(
         'p',
@@ -147,7 +153,7 @@
       body,
     );
     if (live) form(body, request);
-    else offline(body);
+    else offline(body, routeOf(placeholder));
     placeholder.append(details);
   }
 
