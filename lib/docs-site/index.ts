@@ -6,6 +6,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { marked } from 'marked';
 import { escapeHtml as html } from '../html.ts';
 import { API_NAMES, type ApiName, bundlePath, DOCS_SITE_DIR } from '../paths.ts';
 import { loadToolIndex, loadTools } from '../tool-schemas.ts';
@@ -61,12 +62,17 @@ ${toolAssumptions(loadTools())}`;
 
 /** The search entries of a reference: one per operation, leading to its route. */
 function operationDocs(api: ApiName, bundle: Record<string, unknown>): SearchDoc[] {
-  return operationsOf(api, bundle).map(({ method, path, operation }) => ({
-    url: operationHref(api, operation),
-    title: String(operation.summary),
-    page: API_TITLES[api],
-    text: textOf(`${method.toUpperCase()} ${path} ${operation.operationId} ${operation.description ?? ''}`),
-  }));
+  return operationsOf(api, bundle).map(({ method, path, operation }) => {
+    const description = textOf(marked.parse(String(operation.description ?? ''), { async: false }));
+    return {
+      url: operationHref(api, operation),
+      title: String(operation.summary),
+      page: `${API_TITLES[api]} · ${method.toUpperCase()} ${path}`,
+      text: `${method.toUpperCase()} ${path} ${operation.operationId} ${description}`,
+      excerpt: description,
+      weight: 2,
+    };
+  });
 }
 
 /** Builds every file of the site in memory. */
@@ -82,13 +88,15 @@ export async function buildDocsSite(): Promise<Site> {
 
   const site: Site = new Map();
   const docs: SearchDoc[] = [];
-  const addPage = (name: string, title: string, body: string) => {
+  // A search ranks the references and the tools before the guides, and the list of assumed choices,
+  // which names the same operations again, last.
+  const addPage = (name: string, title: string, body: string, weight = 1) => {
     site.set(name, shell(name, title, body));
-    docs.push(...htmlSections(name, title, body));
+    docs.push(...htmlSections(name, title, body, weight));
   };
   for (const page of written) addPage(page.name, page.title, page.html);
-  addPage('tools.html', 'MCP tools', toolsPageBody(loadTools(), loadToolIndex(), bundles.v2));
-  addPage('assumptions.html', 'Assumed choices', assumptionsPageBody(bundles));
+  addPage('tools.html', 'MCP tools', toolsPageBody(loadTools(), loadToolIndex(), bundles.v2), 1.5);
+  addPage('assumptions.html', 'Assumed choices', assumptionsPageBody(bundles), 0.5);
   const references = await Promise.all(
     API_NAMES.map((api) => buildReferencePage(api, API_TITLES[api], bundles[api], resolveSeed)),
   );

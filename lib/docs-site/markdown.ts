@@ -6,6 +6,7 @@ import { join, posix } from 'node:path';
 import { Marked, type Tokens } from 'marked';
 import { escapeHtml as html } from '../html.ts';
 import { ROOT } from '../paths.ts';
+import { textOf } from './search.ts';
 
 export interface MarkdownPage {
   /** The page's file name on the site. */
@@ -70,16 +71,6 @@ export function slugger(): (text: string) => string {
   };
 }
 
-const ENTITIES: Record<string, string> = {
-  '&amp;': '&',
-  '&lt;': '<',
-  '&gt;': '>',
-  '&quot;': '"',
-  '&#39;': "'",
-};
-const plainText = (markup: string) =>
-  markup.replace(/<[^>]*>/g, '').replace(/&(amp|lt|gt|quot|#39);/g, (e) => ENTITIES[e] ?? e);
-
 /**
  * Renders one markdown file of the repository as a page body. `sitePages` are the names of every
  * page the site has, so that links to other repository files become links to their pages; a link
@@ -93,7 +84,7 @@ export function renderMarkdown(source: string, sitePages: ReadonlySet<string>): 
     renderer: {
       heading(this: { parser: { parseInline(t: Tokens.Generic[]): string } }, token: Tokens.Heading) {
         const inner = this.parser.parseInline(token.tokens);
-        const text = plainText(inner);
+        const text = textOf(inner);
         const id = slug(text);
         headings.push({ depth: token.depth, text, id });
         return `<h${token.depth} id="${html(id)}">${inner}</h${token.depth}>\n`;

@@ -10,13 +10,17 @@ export interface SearchDoc {
   /** The page it is on, shown under the title. */
   page: string;
   text: string;
+  /** How much a match here counts against one elsewhere (1 when not given). */
+  weight?: number;
+  /** What the result shows under its title (the start of `text` when not given). */
+  excerpt?: string;
 }
 
 /** The options the index is built with; the page must load it with the same ones. */
 export const SEARCH_OPTIONS = {
   idField: 'url',
   fields: ['title', 'text'],
-  storeFields: ['title', 'page', 'url', 'excerpt'],
+  storeFields: ['title', 'page', 'url', 'excerpt', 'weight'],
 };
 
 const ENTITIES: Record<string, string> = {
@@ -26,20 +30,26 @@ const ENTITIES: Record<string, string> = {
   '&quot;': '"',
   '&#39;': "'",
 };
-/** The text of some HTML: tags dropped, the escapes the site writes undone, spaces collapsed. */
+const BLOCK = /<\/?(p|br|li|ul|ol|h[1-6]|table|tr|td|th|div|section|pre|dt|dd)\b[^>]*>/g;
+
+/** The text of some HTML: tags dropped (blocks apart), the escapes the site writes undone, spaces collapsed. */
 export const textOf = (markup: string) =>
   markup
     .replace(/<(script|style)[\s\S]*?<\/\1>/g, ' ')
-    .replace(/<[^>]*>/g, ' ')
+    .replace(BLOCK, ' ')
+    .replace(/<[^>]*>/g, '')
     .replace(/&(amp|lt|gt|quot|#39);/g, (e) => ENTITIES[e] ?? e)
     .replace(/\s+/g, ' ')
     .trim();
+
+/** Labels a section shows before its text (the tools' category and hints); no excerpt should open with them. */
+const HINTS = /<p class="lmskit-hints">[\s\S]*?<\/p>/g;
 
 /**
  * The sections of a page's HTML, one per heading that has an id (h1 to h3): a result leads to the
  * heading itself, and its text is everything up to the next such heading.
  */
-export function htmlSections(name: string, pageTitle: string, markup: string): SearchDoc[] {
+export function htmlSections(name: string, pageTitle: string, markup: string, weight = 1): SearchDoc[] {
   const heading = /<h([1-3])\s[^>]*\bid="([^"]+)"[^>]*>([\s\S]*?)<\/h\1>/g;
   const found = [...markup.matchAll(heading)];
   return found.map((m, i) => {
@@ -48,7 +58,8 @@ export function htmlSections(name: string, pageTitle: string, markup: string): S
       url: m[1] === '1' ? name : `${name}#${m[2]}`,
       title: textOf(m[3] ?? ''),
       page: pageTitle,
-      text: textOf(markup.slice((m.index ?? 0) + m[0].length, end)),
+      text: textOf(markup.slice((m.index ?? 0) + m[0].length, end).replace(HINTS, '')),
+      weight,
     };
   });
 }

@@ -150,7 +150,7 @@ function toolSection(tool: ToolDefinition, v2: Node): string {
   const example = toolExample(tool, v2);
   return `<section class="tool" data-tool="${html(tool.name)}">
 <h2 id="${html(tool.name)}"><code>${html(tool.name)}</code> — ${html(tool.title)}</h2>
-<p><span class="tag">${html(tool['x-category'])}</span>${hints}</p>
+<p class="lmskit-hints"><span class="tag">${html(tool['x-category'])}</span>${hints}</p>
 ${marked.parse(tool.description, { async: false })}
 <table class="lmskit-access"><tr><th>Scope</th><td><code>${html(tool['x-scope'])}</code></td></tr>
 <tr><th>Permission</th><td>${tool['x-permission'] ? `<code>${html(tool['x-permission'])}</code>` : 'none (any role)'}${tool['x-rules'].length ? `, plus ${tool['x-rules'].map(html).join(', ')}` : ''}</td></tr>
@@ -169,7 +169,7 @@ export function toolsPageBody(tools: ToolDefinition[], index: ToolIndex, v2: Nod
   const summary = tools
     .map(
       (t) =>
-        `<tr><td><a href="#${html(t.name)}"><code>${html(t.name)}</code></a></td><td>${html(t['x-category'])}</td>` +
+        `<tr><td><a href="#${html(t.name)}"><code>${html(t.name)}</code></a></td><td>${html(t.title)}</td><td>${html(t['x-category'])}</td>` +
         `<td>${html(t['x-scope'])}</td><td>${html(t['x-permission'] ?? '—')}</td></tr>`,
     )
     .join('\n');
@@ -178,7 +178,7 @@ export function toolsPageBody(tools: ToolDefinition[], index: ToolIndex, v2: Nod
 <p>Generated from <code>mcp-schema/</code>, the same files the tool server serves verbatim. An agent is offered only
 the tools its key's scope, its owner's permissions and the tenant's licence allow. The examples come from the
 examples of the backend operations each tool calls.</p>
-<table><tr><th>Tool</th><th>Category</th><th>Scope</th><th>Permission</th></tr>
+<table><tr><th>Tool</th><th>What it does</th><th>Category</th><th>Scope</th><th>Permission</th></tr>
 ${summary}</table>
 <h2 id="announced-but-absent">Announced but absent</h2><ul>${absent}</ul>
 ${tools.map((t) => toolSection(t, v2)).join('\n')}`;

@@ -30,7 +30,13 @@
     list.replaceChildren();
     if (!query) return close();
     const results = index
-      .search(query, { prefix: true, fuzzy: 0.2, boost: { title: 3 }, combineWith: 'AND' })
+      .search(query, {
+        prefix: true,
+        fuzzy: 0.2,
+        boost: { title: 3 },
+        combineWith: 'AND',
+        boostDocument: (_id, _term, stored) => stored?.weight ?? 1,
+      })
       .slice(0, LIMIT);
     for (const r of results) {
       const item = document.createElement('li');

@@ -15,7 +15,8 @@
     return node;
   };
 
-  const field = (name, input) => el('label', {}, el('span', { textContent: name }), input);
+  const field = (name, input, wide = false) =>
+    el('label', { className: wide ? 'wide' : '' }, el('span', { textContent: name }), input);
 
   /** The page's route to an operation: Redoc names each operation's section by it. */
   const routeOf = (placeholder) => {
@@ -67,7 +68,7 @@
     if (request.body?.json !== undefined) {
       json = el('textarea', { value: request.body.json, spellcheck: false });
       json.dataset.role = 'body';
-      fields.append(field(`body (${request.body.contentType})`, json));
+      fields.append(field(`body (${request.body.contentType})`, json, true));
     } else if (request.body?.parts) {
       for (const part of request.body.parts) {
         const input = part.file
