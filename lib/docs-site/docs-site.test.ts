@@ -195,6 +195,14 @@ describe('written pages', () => {
     expect(guide.html).toContain('href="v1.html"');
     expect(guide.html).toContain('href="tools.html"');
     expect(guide.html).toContain('href="mock.html"');
+    const page = renderMarkdown(
+      'docs/example.md',
+      SITE_PAGES,
+      '# Example\n\nSee [the numbers](../bench/RESULTS.md), [webhooks](mock.md#webhooks) and [the tools](../mcp-schema/README.md).\n',
+    );
+    expect(page.html).toContain('<span title="../bench/RESULTS.md, in the repository">the numbers</span>');
+    expect(page.html).toContain('<a href="mock.html#webhooks">webhooks</a>');
+    expect(page.html).toContain('<a href="tools.html">the tools</a>');
     const requirements = renderMarkdown('docs/requirements/README.md', SITE_PAGES);
     expect(requirements.name).toBe('requirements.html');
     expect(requirements.html).toContain('href="seed-000-mcp-tool-interface.html"');

@@ -74,10 +74,13 @@ export function slugger(): (text: string) => string {
 /**
  * Renders one markdown file of the repository as a page body. `sitePages` are the names of every
  * page the site has, so that links to other repository files become links to their pages; a link
- * to a file the site does not carry stays as its path, in code, rather than a link that leads nowhere.
+ * to a file the site does not carry keeps its words but is no link, rather than one that leads nowhere.
  */
-export function renderMarkdown(source: string, sitePages: ReadonlySet<string>): MarkdownPage {
-  const markdown = readFileSync(join(ROOT, source), 'utf8');
+export function renderMarkdown(
+  source: string,
+  sitePages: ReadonlySet<string>,
+  markdown = readFileSync(join(ROOT, source), 'utf8'),
+): MarkdownPage {
   const slug = slugger();
   const headings: Heading[] = [];
   const marked = new Marked({
@@ -92,7 +95,8 @@ export function renderMarkdown(source: string, sitePages: ReadonlySet<string>): 
       link(this: { parser: { parseInline(t: Tokens.Generic[]): string } }, token: Tokens.Link) {
         const inner = this.parser.parseInline(token.tokens);
         const href = siteHref(source, token.href, sitePages);
-        if (href === undefined) return `<code title="a file of the repository">${html(token.href)}</code>`;
+        if (href === undefined)
+          return `<span title="${html(`${token.href}, in the repository`)}">${inner}</span>`;
         const title = token.title ? ` title="${html(token.title)}"` : '';
         return `<a href="${html(href)}"${title}>${inner}</a>`;
       },
