@@ -271,10 +271,22 @@ describe('docs site in a browser', () => {
         else if (fragment) expect(ids(String(site.get(file))).has(fragment), url).toBe(true);
       }
       expect(checked).toBeGreaterThan(300);
+      // A link into a reference names a route the references have; the test of each reference above
+      // opens every operation's route, so here only the webhooks' routes are left to open.
+      for (const href of into) expect(ROUTES.has(href), href).toBe(true);
+      const operationRoutes = new Set(
+        API_NAMES.flatMap((api) =>
+          operationsOf(api, loadBundle(api)).map((o) => operationHref(api, o.operation)),
+        ),
+      );
+      const rest = [...into].filter((href) => !operationRoutes.has(href));
+      expect(rest.length).toBeGreaterThan(0);
       for (const api of API_NAMES) {
+        const mine = rest.filter((href) => href.startsWith(`${api}.html#`));
+        if (!mine.length) continue;
         const { page, errors } = await open(fileUrl(`${api}.html`));
         await hydrated(page);
-        for (const href of into) if (href.startsWith(`${api}.html#`)) await showRoute(page, href);
+        for (const href of mine) await showRoute(page, href);
         expect(errors).toEqual([]);
         await page.close();
       }

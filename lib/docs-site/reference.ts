@@ -37,9 +37,10 @@ export function operationHref(api: ApiName, operation: Node): string {
 
 /**
  * The page names the address its contract gives for the running mock; the mock, when it serves the
- * page, puts the address it was reached at in its place (`content` becomes `live`).
+ * page, puts the address it was reached at in its place and `content` becomes `live`
+ * (`mock/http/docs.ts`, which reads this tag as it is written here).
  */
-export const MOCK_META = 'lmskit-mock';
+const mockMeta = (origin: string) => `<meta name="lmskit-mock" content="static" data-origin="${origin}">`;
 
 const tryItPlaceholder = (operationId: string) =>
   `<div class="lmskit-try" data-operation="${operationId}"></div>`;
@@ -134,10 +135,7 @@ export async function buildReferencePage(
       // Redoc fetches its "API docs by" logo from a CDN at run time; an empty image keeps the page offline.
       .replace(/https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini(-full)?\.svg/g, EMPTY_SVG)
       .replace('"disableTelemetry":false', '"disableTelemetry":true')
-      .replace(
-        SLOT.header,
-        () => `<meta name="${MOCK_META}" content="static" data-origin="${origin}">\n  ${headAssets()}`,
-      )
+      .replace(SLOT.header, () => `${mockMeta(origin)}\n  ${headAssets()}`)
       .replace(
         '<body class="lmskit-reference">',
         () => `<body class="lmskit-reference">\n${siteHeader(`${api}.html`)}`,

@@ -33,7 +33,6 @@ export interface ExampleAuth {
 
 export interface ExampleBody {
   contentType: string;
-  required: boolean;
   /** JSON bodies: the example, pretty-printed. */
   json?: string;
   /** multipart/form-data: one part per property, files by name. */
@@ -144,7 +143,7 @@ export function exampleRequest(api: ApiName, spec: Node, path: string, method: s
   if (requestBody) {
     const [contentType, media] = Object.entries(requestBody.content as Record<string, Node>)[0] ?? [];
     if (contentType && media) {
-      const body: ExampleBody = { contentType, required: requestBody.required === true };
+      const body: ExampleBody = { contentType };
       if (contentType === 'multipart/form-data') {
         const schema = resolveRef(spec, media.schema) ?? {};
         body.parts = Object.entries((schema.properties ?? {}) as Record<string, Node>).map(([name, prop]) => {

@@ -23,7 +23,7 @@ const TYPES: Record<string, string> = {
   '.svg': 'image/svg+xml',
 };
 
-/** `<meta name="lmskit-mock" content="static" data-origin="…">`, which reference pages carry. */
+/** `<meta name="lmskit-mock" content="static" data-origin="…">`, which `lib/docs-site/reference.ts` writes. */
 const STATIC_META = /<meta name="lmskit-mock" content="static" data-origin="([^"]+)">/;
 /** A Host header that can stand in a URL as it is: a name or IPv4 or [IPv6] address, and a port. */
 const HOST = /^([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?$/;
@@ -32,7 +32,8 @@ const HOST = /^([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?$/;
 export function servedPage(page: string, req: Request): string {
   const origin = STATIC_META.exec(page)?.[1];
   if (!origin) return page;
-  const host = req.headers.host ?? '';
+  // Express's view of the host and scheme: behind a trusted proxy, the ones the proxy forwarded.
+  const host = req.host ?? '';
   const live = page.replace(STATIC_META, (tag) => tag.replace('content="static"', 'content="live"'));
   return HOST.test(host) ? live.replaceAll(origin, `${req.protocol}://${host}`) : live;
 }
