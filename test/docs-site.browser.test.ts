@@ -9,7 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDocsSite, type Site, writeDocsSite } from '../lib/docs-site/index.ts';
 import { navLinks } from '../lib/docs-site/nav.ts';
-import { operationHref, operationsOf } from '../lib/docs-site/reference.ts';
+import { contractFile, operationHref, operationsOf } from '../lib/docs-site/reference.ts';
 import { API_NAMES, type ApiName } from '../lib/paths.ts';
 import { loadTools } from '../lib/tool-schemas.ts';
 import { DEMO_SITE_API_KEY } from '../mock/seed/demo.ts';
@@ -192,6 +192,10 @@ describe('docs site in a browser', () => {
       const { page, external, errors } = await open(fileUrl(`${api}.html`));
       await hydrated(page);
       const spec = loadBundle(api);
+      // The download button offers the contract itself, which the site carries.
+      const download = await page.locator('a[download]').first().getAttribute('href');
+      expect(download).toBe(contractFile(api));
+      expect(JSON.parse(String(site.get(contractFile(api))))).toEqual(spec);
       for (const { method, operation } of operationsOf(api, spec)) {
         const href = operationHref(api, operation);
         const section = await showRoute(page, href);

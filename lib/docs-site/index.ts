@@ -14,7 +14,7 @@ import { apiAssumptions, toolAssumptions } from './assumptions.ts';
 import { markdownSources, pageNameOf, renderMarkdown } from './markdown.ts';
 import { bodyAssets, headAssets, siteHeader } from './nav.ts';
 import { seedResolver } from './provenance.ts';
-import { buildReferencePage, operationHref, operationsOf } from './reference.ts';
+import { buildReferencePage, contractFile, operationHref, operationsOf } from './reference.ts';
 import { htmlSections, type SearchDoc, searchIndexScript, textOf } from './search.ts';
 import { toolsPageBody } from './tools.ts';
 
@@ -102,6 +102,7 @@ export async function buildDocsSite(): Promise<Site> {
   );
   API_NAMES.forEach((api, i) => {
     site.set(`${api}.html`, references[i] ?? '');
+    site.set(contractFile(api), `${JSON.stringify(bundles[api], null, 2)}\n`);
     docs.push(...operationDocs(api, bundles[api]));
   });
 

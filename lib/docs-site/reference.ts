@@ -85,6 +85,9 @@ export function readerSpec(
   return { spec, tryIt };
 }
 
+/** Where the site keeps an API's bundled contract, for download. */
+export const contractFile = (api: ApiName) => `openapi/${api}.json`;
+
 /** Where the header, the try-it data and the site's scripts go in the page Redocly writes. */
 const SLOT = { header: '<!--lmskit:header-->', tail: '<!--lmskit:tail-->' };
 
@@ -125,9 +128,16 @@ export async function buildReferencePage(
     const input = join(dir, `${api}.json`);
     const template = join(dir, 'page.hbs');
     const out = join(dir, `${api}.html`);
+    const options = join(dir, 'redoc.json');
     await writeFile(input, JSON.stringify(spec));
     await writeFile(template, TEMPLATE);
+    // The download button offers the contract itself, not this copy made for the page.
+    await writeFile(
+      options,
+      JSON.stringify({ downloadUrls: [{ title: 'OpenAPI 3.1 (JSON)', url: contractFile(api) }] }),
+    );
     const args = ['build-docs', input, '-o', out, '--template', template, '--title', title, '--inlineBundle'];
+    args.push('--openapi', options);
     const { code, stderr } = await redocly(args);
     if (code !== 0) throw new Error(`redocly build-docs ${api} failed: ${stderr.trim()}`);
     const origin = new URL(spec.servers[0].url).origin;
