@@ -11,7 +11,9 @@ import { loadSeed } from '../mock/seed/index.ts';
 import { launchBrowser } from '../test/browser.ts';
 
 const OUT = join(ROOT, 'docs', 'screenshots');
-const VIEWPORT = { width: 1400, height: 820 };
+/** Wide enough for Redoc's three panels; the written pages need less. */
+const WIDE = { width: 1400, height: 820 };
+const NARROW = { width: 1100, height: 680 };
 
 const site = await buildDocsSite();
 const seed = loadSeed('demo');
@@ -24,7 +26,7 @@ const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/docs`;
 
 const browser = await launchBrowser();
 try {
-  const page = await browser.newPage({ viewport: VIEWPORT });
+  const page = await browser.newPage({ viewport: WIDE });
   const shoot = async (name: string) => {
     await page.screenshot({ path: join(OUT, name) });
     console.log(`docs/screenshots/${name}`);
@@ -49,6 +51,7 @@ try {
   await shoot('reference-try-it.png');
 
   // One search across the site, from a guide.
+  await page.setViewportSize(NARROW);
   await page.goto(`${base}/mock.html`);
   await page.locator('#lmskit-search').fill('ban');
   await page.locator('#lmskit-results a').first().waitFor({ state: 'visible' });

@@ -67,10 +67,9 @@ export function htmlSections(name: string, pageTitle: string, markup: string, we
 /** The index as a script that defines `window.lmskitSearch` (a script, not JSON: it loads from disk too). */
 export function searchIndexScript(docs: SearchDoc[]): string {
   const unique = [...new Map(docs.map((d) => [d.url, d])).values()];
-  const search = new MiniSearch<SearchDoc & { excerpt: string }>(SEARCH_OPTIONS);
-  search.addAll(
-    unique.map((d) => ({ ...d, excerpt: d.text.length > 160 ? `${d.text.slice(0, 157)}…` : d.text })),
-  );
+  const shorten = (text: string) => (text.length > 160 ? `${text.slice(0, 157)}…` : text);
+  const search = new MiniSearch<SearchDoc>(SEARCH_OPTIONS);
+  search.addAll(unique.map((d) => ({ ...d, excerpt: shorten(d.excerpt ?? d.text) })));
   const payload = { options: SEARCH_OPTIONS, index: search.toJSON() };
   return `window.lmskitSearch = ${JSON.stringify(payload).replaceAll('<', '\\u003c')};\n`;
 }

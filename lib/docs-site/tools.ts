@@ -125,7 +125,7 @@ function toolSection(tool: ToolDefinition, v2: Node): string {
     .map(
       ([name, schema]) =>
         `<tr><td><code>${html(name)}</code>${schema['x-assumed'] ? ' <span class="tag">assumed name</span>' : ''}</td>` +
-        `<td>${required.has(name) ? 'yes' : 'no'}</td><td>${describeSchema(schema)}</td><td>${html(schema.description ?? '')}</td></tr>`,
+        `<td>${required.has(name) ? 'yes' : 'no'}</td><td>${describeSchema(schema)}</td><td>${marked.parseInline(String(schema.description ?? ''), { async: false })}</td></tr>`,
     )
     .join('\n');
   const oneOf = Array.isArray(input.oneOf)
