@@ -1,12 +1,7 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /** Tests that start the real processes (`lmskit mock`, `lmskit mcp`) or a browser. */
-const PROCESS_AND_BROWSER = [
-  'test/e2e/**/*.test.ts',
-  'test/mcp/**/*.test.ts',
-  'test/docs-site.test.ts',
-  '**/*.browser.test.ts',
-];
+const PROCESS_AND_BROWSER = ['test/e2e/**/*.test.ts', 'test/mcp/**/*.test.ts', '**/*.browser.test.ts'];
 
 export default defineConfig({
   test: {

@@ -54,7 +54,7 @@ export interface paths {
         };
         /**
          * Get a tenant with its licence and site API key
-         * @description The tenant's licence fields (seed 000, "Tenant restrictions (licence)") and the site API key that the v1 API takes in `X-API-KEY`.
+         * @description The tenant's licence fields and the site API key that the v1 API takes in `X-API-KEY`.
          */
         get: operations["getTenant"];
         put?: never;
@@ -64,7 +64,7 @@ export interface paths {
         head?: never;
         /**
          * Change a tenant's licence
-         * @description Sets any of `mcpAccess`, `mcpAiAccess` and `mcpLicensed`. The change applies to the next request of every existing key (seed 000, "The tenant clamp ... is applied on every request").
+         * @description Sets any of `mcpAccess`, `mcpAiAccess` and `mcpLicensed` and returns the tenant. The change applies to the next request of every existing key.
          */
         patch: operations["updateTenant"];
         trace?: never;
@@ -104,13 +104,13 @@ export interface paths {
         };
         /**
          * List a tenant's MCP keys
-         * @description The key records of the tenant, revoked ones included. Never the key itself, which is not stored (seed 000, "MCP key").
+         * @description The key records of the tenant, revoked ones included. Never the key itself, which is not stored.
          */
         get: operations["listMcpKeys"];
         put?: never;
         /**
          * Generate an MCP key for a user
-         * @description The settings-UI "generate" of seed 000: a key owned by `userId`, with the given scopes. The
+         * @description What the platform's settings UI does to generate a key: a key owned by `userId`, with the given scopes. The
          *     key is in this response only; the platform keeps its SHA-256 hash. A user may hold any number
          *     of keys. When the tenant has no MCP licence at all (`mcpLicensed` false) the answer is 402
          *     `LICENSE_RESTRICTED`. A `write` scope is granted even on a `read` tenant: the tenant clamp
@@ -144,7 +144,7 @@ export interface paths {
         post?: never;
         /**
          * Revoke an MCP key
-         * @description The settings-UI "revoke" of seed 000. The next request with the key gets 401 `UNAUTHORIZED`. Revoking a revoked key changes nothing and answers the record again. Without an MCP licence the answer is 402 `LICENSE_RESTRICTED`, as for generating (seed 000, Authentication 7).
+         * @description What the platform's settings UI does to revoke a key; returns the key's record. The next request with the key gets 401 `UNAUTHORIZED`. Revoking a revoked key changes nothing and answers the record again. Without an MCP licence the answer is 402 `LICENSE_RESTRICTED`, as for generating.
          */
         delete: operations["revokeMcpKey"];
         options?: never;
@@ -510,7 +510,7 @@ export interface components {
             code: string;
         };
         /**
-         * @description The tenant's MCP tier (`restrictions.mcpAccess`, seed 000) — the upper bound for every key of the tenant. `none` disables MCP (403 `MCP_LICENSE_DISABLED`), `read` treats every key as read-only, `full` lets keys use their scopes.
+         * @description The tenant's MCP tier (`restrictions.mcpAccess`) — the upper bound for every key of the tenant. `none` disables MCP (403 `MCP_LICENSE_DISABLED`), `read` treats every key as read-only, `full` lets keys use their scopes.
          * @enum {string}
          */
         McpAccess: "none" | "read" | "full";
@@ -531,10 +531,10 @@ export interface components {
              * @example lms_demo_site_key_0123456789abcdef
              */
             siteApiKey: string;
-            /** @description Whether the tenant has an MCP licence at all. Without one, generating MCP keys answers 402 `LICENSE_RESTRICTED` (seed 000, "Errors"). */
+            /** @description Whether the tenant has an MCP licence at all. Without one, generating MCP keys answers 402 `LICENSE_RESTRICTED`. */
             mcpLicensed: boolean;
             mcpAccess: components["schemas"]["McpAccess"];
-            /** @description Whether AI tools may be used (`mcpAiAccess`, seed 000). */
+            /** @description Whether AI tools may be used (`mcpAiAccess`). */
             mcpAiAccess: boolean;
         };
         /** @description The licence fields to change; those omitted stay as they are. */
@@ -580,7 +580,7 @@ export interface components {
             users: components["schemas"]["TenantUser"][];
         };
         /**
-         * @description A key scope (seed 000, "MCP key") — `read` for the read tools, `write` for the write and AI tools.
+         * @description A key scope — `read` for the read tools, `write` for the write and AI tools.
          * @enum {string}
          */
         McpScope: "read" | "write";

@@ -11,13 +11,13 @@ export interface paths {
         };
         /**
          * List group attributes
-         * @description Assumed path: the seed says a GET endpoint returns the custom group attributes in the same shape as the POST response but does not show its path; GET /custom/attributes/groups is assumed. Returns every custom group attribute definition.
+         * @description Returns every custom group attribute definition, in the shape the POST of the same path returns. The path is assumed: the seed refers to a GET endpoint but does not show its path.
          */
         get: operations["listGroupAttributes"];
         put?: never;
         /**
          * Create or update group attributes
-         * @description Seed 001, Endpoints > Custom attributes: takes an array of group attribute definitions and returns the updated attributes. An existing attribute is matched by `apiId` and updated instead of created; its type cannot change, the options of a choice type can. Type must be 1-8, position a positive integer, and choice types (3, 4) need at least one option; otherwise 400 with keys such as `attributes[0].name`.
+         * @description Creates or updates custom group attributes from an array of definitions and returns them as stored. An existing attribute is matched by `apiId` and updated instead of created; its type cannot change, the options of a choice type can. Type must be 1-8, position a positive integer, and choice types (3, 4) need at least one option; otherwise 400 with keys such as `attributes[0].name`.
          */
         post: operations["createGroupAttributes"];
         delete?: never;
@@ -35,13 +35,13 @@ export interface paths {
         };
         /**
          * List user attributes
-         * @description Assumed path: the seed says a GET endpoint returns the custom user attributes in the same shape as the POST response but does not show its path; GET /custom/attributes/users is assumed. Returns every custom user attribute definition.
+         * @description Returns every custom user attribute definition, in the shape the POST of the same path returns. The path is assumed: the seed refers to a GET endpoint but does not show its path.
          */
         get: operations["listUserAttributes"];
         put?: never;
         /**
          * Create or update user attributes
-         * @description Seed 001, Endpoints > Custom attributes: takes an array of user attribute definitions and returns the updated attributes. An existing attribute is matched by `id` and updated instead of created; its type cannot change, the options of a choice type can. `isEditable` is required. Type must be 1-8, position a positive integer, and choice types (3, 4) need at least one option; otherwise 400 with keys such as `attributes[0].name`.
+         * @description Creates or updates custom user attributes from an array of definitions and returns them as stored. An existing attribute is matched by `id` and updated instead of created; its type cannot change, the options of a choice type can. `isEditable` is required. Type must be 1-8, position a positive integer, and choice types (3, 4) need at least one option; otherwise 400 with keys such as `attributes[0].name`.
          */
         post: operations["createUserAttributes"];
         delete?: never;
@@ -61,7 +61,7 @@ export interface paths {
         put?: never;
         /**
          * Create a user
-         * @description Seed 001, Endpoints > Users: creates a user and returns the user object. `name`, `email` (unique), `password` (at least 8 characters) and `roleAlias` are required; `id` is generated when omitted; `fromApi` defaults to true; `courses` (with `deadlineAt`) and `groups` assign courses and group memberships at once. A taken e-mail or a short password gives 400.
+         * @description Creates a user and returns it. `name`, `email` (unique), `password` (at least 8 characters) and `roleAlias` are required; `id` is generated when omitted; `fromApi` defaults to true; `courses` (with `deadlineAt`) and `groups` assign courses and group memberships at once. A taken e-mail or a short password gives 400.
          */
         post: operations["createUser"];
         delete?: never;
@@ -81,7 +81,7 @@ export interface paths {
         put?: never;
         /**
          * Ban a user
-         * @description Seed 001, Endpoints > Users and States and transitions: bans the user with the given API ID. A banned user cannot log in and is not counted towards the licence. An unknown user gives 404; a user assigned as an expert on courses cannot be banned and gives 422 with the blocking courses in `data.courses`. Unbanning is not part of this API.
+         * @description Bans the user with the given API ID and returns the user, now banned. A banned user cannot log in and is not counted towards the licence. An unknown user gives 404; a user assigned as an expert on courses cannot be banned and gives 422 with the blocking courses in `data.courses`. Unbanning is not part of this API.
          */
         post: operations["blockUser"];
         delete?: never;
@@ -111,7 +111,7 @@ export interface paths {
         head?: never;
         /**
          * Update a user
-         * @description Seed 001, Endpoints > Users: updates the user with this API ID and answers 200 with no body. `email` is required and must stay unique; custom `attributes` are the complete set and overwrite the current values. An invalid e-mail format gives 400, an unknown user 404.
+         * @description Updates the user with this API ID and answers 200 with no body. `email` is required and must stay unique; custom `attributes` are the complete set and overwrite the current values. An invalid e-mail format gives 400, an unknown user 404.
          */
         patch: operations["updateUser"];
         trace?: never;
@@ -131,7 +131,7 @@ export interface paths {
         };
         /**
          * List a user's assignments
-         * @description Seed 001, Endpoints > Courses and assignments: returns `{assignments}`, each assignment with its course; an unknown user gives 404. Pagination is not shown in the seed; all assignments are assumed to come in one response.
+         * @description Returns every assignment of the user, each with its progress and its course, all in one response. An unknown user gives 404.
          */
         get: operations["listUserAssignments"];
         put?: never;
@@ -153,7 +153,7 @@ export interface paths {
         put?: never;
         /**
          * Create a group
-         * @description Seed 001, Endpoints > Groups: creates a group from `name` (required), `parentId` and `description` and returns the group object; a new group has `usersCount` 0, `coursesCount` 0 and `image` null. Validation errors give 400 with `errors` keyed by field.
+         * @description Creates a group from `name` (required), `parentId` and `description` and returns it; a new group has `usersCount` 0, `coursesCount` 0 and `image` null. Validation errors give 400 with `errors` keyed by field.
          */
         post: operations["createGroup"];
         delete?: never;
@@ -183,7 +183,7 @@ export interface paths {
         head?: never;
         /**
          * Update a group
-         * @description Seed 001, Endpoints > Groups: updates the group and returns the updated group object. `name` is required; `parentId` null removes the parent; `attributes` are keyed by attribute name. Validation errors give 400 with `errors` keyed by field (for example `name`, `attributes.region`); an unknown group gives 404.
+         * @description Updates the group and returns it as updated. `name` is required; `parentId` null removes the parent; `attributes` are keyed by attribute name. Validation errors give 400 with `errors` keyed by field (for example `name`, `attributes.region`); an unknown group gives 404.
          */
         patch: operations["updateGroup"];
         trace?: never;
@@ -203,7 +203,7 @@ export interface paths {
         };
         /**
          * Get group statistics
-         * @description Seed 001, Endpoints > Groups: returns the group, its members without activity and without results, and its leaders (`coursesCount`, `resultValue`, `user`); an unknown group gives 404.
+         * @description Returns the group, its members without activity and without results, and its leaders (`coursesCount`, `resultValue`, `user`). An unknown group gives 404.
          */
         get: operations["getGroupStatistics"];
         put?: never;
@@ -223,7 +223,7 @@ export interface paths {
         };
         /**
          * List courses
-         * @description Seed 001, Endpoints > Courses and assignments: returns `{courses, totalCount}` with 20 courses per page; `offset` is the entry number to start from, so 20 gives the second page.
+         * @description Returns one page of courses, 20 per page, with the total number of courses. `offset` is the entry number to start from, so 20 gives the second page.
          */
         get: operations["listCourses"];
         put?: never;
@@ -249,7 +249,7 @@ export interface paths {
         };
         /**
          * Get a course
-         * @description Seed 001, Endpoints > Courses and assignments: returns the course detail object, which adds `description` and `attachedFiles` to the list fields; an unknown course gives 404.
+         * @description Returns one course with its details: the fields of the course list plus `description` and `attachedFiles`. An unknown course gives 404.
          */
         get: operations["getCourse"];
         put?: never;
@@ -277,7 +277,7 @@ export interface paths {
         put?: never;
         /**
          * Assign a course
-         * @description Seed 001, Endpoints > Courses and assignments: assigns the course to the given users (API IDs) and groups, starting at `assignAt` with the completion deadline `deadlineAt`, and lists the users and groups that were assigned successfully; an unknown course gives 404.
+         * @description Assigns the course to the given users (API IDs) and groups, starting at `assignAt` with the completion deadline `deadlineAt`, and returns the users and groups that were assigned successfully. An unknown course gives 404.
          */
         post: operations["assignCourse"];
         delete?: never;
@@ -301,7 +301,7 @@ export interface paths {
         };
         /**
          * List a course's assignments
-         * @description Seed 001, Endpoints > Courses and assignments: returns `{assignments, totalCount}`, each assignment with its user `{id, name, email, role}`; an unknown course gives 404. Pagination is not shown in the seed; all assignments are assumed to come in one response.
+         * @description Returns every assignment of the course, each with its progress and its user `{id, name, email, role}`, and their total count, all in one response. An unknown course gives 404.
          */
         get: operations["listCourseAssignments"];
         put?: never;
@@ -321,7 +321,7 @@ export interface paths {
         };
         /**
          * Get platform statistics
-         * @description Seed 001, Endpoints > Statistics: aggregates the whole platform into counters, users without activity, users without results, leaders ranked by completion count and average score, and courses not assigned to anyone. Response time grows with platform size.
+         * @description Returns statistics of the whole platform: counters, users without activity, users without results, leaders ranked by completion count and average score, and courses not assigned to anyone. Response time grows with platform size.
          */
         get: operations["getStatistics"];
         put?: never;
@@ -344,7 +344,7 @@ export interface paths {
         };
         /**
          * Get the last webhook event
-         * @description Seed 001, Endpoints > Webhook last event: returns the full envelope of the most recent event of the given case-sensitive dot-notation type. Only events of the last 30 days are returned; when there is none, 404.
+         * @description Returns the full envelope of the most recent event of the given case-sensitive dot-notation type. Only events of the last 30 days are returned; when there is none, 404.
          */
         get: operations["getLastWebhookEvent"];
         put?: never;
@@ -368,7 +368,7 @@ export interface webhooks {
         put?: never;
         /**
          * User created
-         * @description Seed 001, Events: `User/Created` (`user.created`) is sent when a user is created; the body carries the user with `role` as `{alias}`, `fromApi` and `userAttributes`. Registration of receiving URLs, retries and the signature scheme are not shown in the seed, so no security scheme is declared here; receivers should validate the source and use HTTPS.
+         * @description Sent when a user is created (`User/Created`, `user.created`); the body carries the user with `role` as `{alias}`, `fromApi` and `userAttributes`. Receivers should validate the source and use HTTPS; how they are registered and how deliveries are retried and signed is the deployment's own.
          */
         post: operations["userCreated"];
         delete?: never;
@@ -388,7 +388,7 @@ export interface webhooks {
         put?: never;
         /**
          * User added to a group
-         * @description Seed 001, Events: `Group/User/Created` (`group.user.created`) is sent when a user is added to a group; the body carries the user (with `userAttributes`) and the group (`image` optional). Registration, retries and signatures are not shown in the seed, so no security scheme is declared here; receivers should validate the source and use HTTPS.
+         * @description Sent when a user is added to a group (`Group/User/Created`, `group.user.created`); the body carries the user (with `userAttributes`) and the group (`image` optional). Receivers should validate the source and use HTTPS; how they are registered and how deliveries are retried and signed is the deployment's own.
          */
         post: operations["groupUserCreated"];
         delete?: never;
@@ -408,7 +408,7 @@ export interface webhooks {
         put?: never;
         /**
          * Course finished
-         * @description Seed 001, Events: `course.finished` is sent when a user finishes a course; the body carries `user`, `course` and `resultValue` (0-100). The slash-form type `Course/Finished` and the fields of `user` and `course` are not shown and are assumed. Registration, retries and signatures are not shown, so no security scheme is declared here.
+         * @description Sent when a user finishes a course (`course.finished`); the body carries `user`, `course` and `resultValue` (0-100). The slash-form type `Course/Finished` and the fields of `user` and `course` are assumed. How receivers are registered and how deliveries are retried and signed is the deployment's own; the mock's way is in its guide.
          */
         post: operations["courseFinished"];
         delete?: never;
@@ -428,7 +428,7 @@ export interface webhooks {
         put?: never;
         /**
          * Course published
-         * @description Seed 001, Events: the dot-notation name `course.published` is used, but its slash-form type and body are not shown; `Course/Published` with the published course as `body.course` is assumed. Registration, retries and signatures are not shown, so no security scheme is declared here.
+         * @description Sent when a course is published (`course.published`). Its slash-form type and body are assumed: `Course/Published` with the published course as `body.course`. How receivers are registered and how deliveries are retried and signed is the deployment's own; the mock's way is in its guide.
          */
         post: operations["coursePublished"];
         delete?: never;
@@ -464,7 +464,7 @@ export interface components {
              */
             value: string;
         };
-        /** @description A group attribute definition as stored by the service (seed 001, Custom attribute). */
+        /** @description A group attribute definition as stored by the service. */
         GroupAttribute: {
             /**
              * @description Attribute ID assigned by the service.
@@ -496,7 +496,7 @@ export interface components {
             /** @description Options for types 3 and 4 (at least one); null for every other type. */
             extraData: components["schemas"]["AttributeOption"][] | null;
         };
-        /** @description Body of every v1 error response (seed 001, Errors): `{status, message, errors?, data?}`. */
+        /** @description Body of every v1 error response: `{status, message, errors?, data?}`. */
         Error: {
             /**
              * @description HTTP status code of the response, repeated in the body.
@@ -537,7 +537,7 @@ export interface components {
              */
             value: string;
         };
-        /** @description A group attribute definition to create or update (seed 001, Custom attribute). An existing group attribute is matched by `apiId` and updated instead of created; its `type` cannot change, the options of a choice type can. */
+        /** @description A group attribute definition to create or update. An existing group attribute is matched by `apiId` and updated instead of created; its `type` cannot change, the options of a choice type can. */
         GroupAttributeRequest: {
             /**
              * @description Attribute name; a missing name fails with `name is required`.
@@ -569,7 +569,7 @@ export interface components {
             /** @description Options of a choice attribute. Required with at least one option for types 3 and 4 (`options required for choice type attributes`); omit it or send null for other types. */
             extraData?: components["schemas"]["AttributeOptionRequest"][] | null;
         };
-        /** @description A user attribute definition as stored by the service (seed 001, Custom attribute). */
+        /** @description A user attribute definition as stored by the service. */
         UserAttribute: {
             /**
              * @description Attribute ID assigned by the service.
@@ -606,7 +606,7 @@ export interface components {
             /** @description Options for types 3 and 4 (at least one); null for every other type. */
             extraData: components["schemas"]["AttributeOption"][] | null;
         };
-        /** @description A user attribute definition to create or update (seed 001, Custom attribute). An existing user attribute is matched by `id` and updated instead of created; its `type` cannot change, the options of a choice type can. */
+        /** @description A user attribute definition to create or update. An existing user attribute is matched by `id` and updated instead of created; its `type` cannot change, the options of a choice type can. */
         UserAttributeRequest: {
             /**
              * @description ID of an existing user attribute to update; omit it to create a new attribute.
@@ -658,7 +658,7 @@ export interface components {
         UserAttributeValues: {
             [key: string]: string | number | boolean | (string | number)[] | null;
         };
-        /** @description Body of `createUser` (seed 001, Users). */
+        /** @description Body of `createUser`. */
         CreateUserRequest: {
             /**
              * @description API ID for the new user, alphanumeric and unique; generated when omitted.
@@ -781,7 +781,7 @@ export interface components {
              */
             small: string;
         };
-        /** @description A user as returned by `createUser` (seed 001, User). */
+        /** @description A user as returned by `createUser`. */
         User: {
             /**
              * @description The user's API ID, an alphanumeric unique identifier.
@@ -833,7 +833,7 @@ export interface components {
             /** @description Custom attribute values keyed by attribute `apiId`. */
             attributes: components["schemas"]["UserAttributeValues"];
         };
-        /** @description Body of `blockUser` (seed 001, Users). */
+        /** @description Body of `blockUser`. */
         BlockUserRequest: {
             /**
              * @description API ID of the user to ban.
@@ -841,7 +841,7 @@ export interface components {
              */
             id: string;
         };
-        /** @description The user returned by `blockUser`, now banned (seed 001, Users). */
+        /** @description The user returned by `blockUser`, now banned. */
         BlockedUser: {
             /**
              * @description The user's API ID.
@@ -898,7 +898,7 @@ export interface components {
              */
             expertClassworks: number;
         };
-        /** @description The error body of a refused ban (seed 001, Users): the error object with the courses that block the ban in `data.courses`. */
+        /** @description The error body of a refused ban: the error object with the courses that block the ban in `data.courses`. */
         UserCannotBeBannedError: {
             /**
              * @description HTTP status code of the response, repeated in the body.
@@ -916,7 +916,7 @@ export interface components {
                 courses: components["schemas"]["ExpertCourse"][];
             };
         };
-        /** @description Body of `updateUser` (seed 001, Users). The seed lists `email` as required and names `bio`, `occupation`, `location` and `timezone`; the wire names of the other fields are not shown. */
+        /** @description Body of `updateUser`. The seed lists `email` as required and names `bio`, `occupation`, `location` and `timezone`; the wire names of the other fields are not shown. */
         UpdateUserRequest: {
             /**
              * Format: email
@@ -994,7 +994,7 @@ export interface components {
              */
             small: string;
         };
-        /** @description A course as listed by `listCourses` (seed 001, Course). */
+        /** @description A course as listed by `listCourses`. */
         Course: {
             /**
              * @description Course ID.
@@ -1034,7 +1034,7 @@ export interface components {
             /** @description Cover image, or null when the course has none. */
             image: components["schemas"]["CourseImage"] | null;
         };
-        /** @description An assignment in a user's list (seed 001, Assignment), with the assigned course. */
+        /** @description An assignment in a user's list, with the assigned course. */
         UserAssignment: {
             /**
              * @description When the course was assigned, Unix timestamp (seconds, UTC).
@@ -1084,12 +1084,12 @@ export interface components {
             /** @description The assigned course. */
             course: components["schemas"]["Course"];
         };
-        /** @description The assignments of one user (seed 001, Courses and assignments). */
+        /** @description The assignments of one user. */
         UserAssignmentList: {
             /** @description All assignments of the user in one response; pagination is not shown in the seed, so none is assumed. */
             assignments: components["schemas"]["UserAssignment"][];
         };
-        /** @description Body of `createGroup` (seed 001, Groups). */
+        /** @description Body of `createGroup`. */
         CreateGroupRequest: {
             /**
              * @description Group name.
@@ -1142,7 +1142,7 @@ export interface components {
         GroupAttributeValues: {
             [key: string]: string | number | boolean | (string | number)[] | null;
         };
-        /** @description A group (seed 001, Group). A new group has `usersCount` 0, `coursesCount` 0 and `image` null. */
+        /** @description A group. A new group has `usersCount` 0, `coursesCount` 0 and `image` null. */
         Group: {
             /**
              * @description Group ID.
@@ -1179,7 +1179,7 @@ export interface components {
             /** @description Custom group attribute values keyed by attribute name. */
             attributes?: components["schemas"]["GroupAttributeValues"];
         };
-        /** @description Body of `updateGroup` (seed 001, Groups). */
+        /** @description Body of `updateGroup`. */
         UpdateGroupRequest: {
             /**
              * @description Group name.
@@ -1235,7 +1235,7 @@ export interface components {
             /** @description The user, in short form `{id, name, email, role}` as in `usersWithoutActivity`; the seed does not show the fields of this object. */
             user: components["schemas"]["UserSummary"];
         };
-        /** @description Statistics of one group (seed 001, Groups). */
+        /** @description Statistics of one group. */
         GroupStatistics: {
             /** @description The group. */
             group: components["schemas"]["Group"];
@@ -1246,7 +1246,7 @@ export interface components {
             /** @description Members ranked by number of completed courses and average result. At most the first 10 (an assumed cap: the seed shows no paging). */
             leaders: components["schemas"]["Leader"][];
         };
-        /** @description One page of courses, 20 per page (seed 001, Courses and assignments). */
+        /** @description One page of courses, 20 per page. */
         CourseList: {
             /** @description The courses of this page, at most 20. */
             courses: components["schemas"]["Course"][];
@@ -1280,7 +1280,7 @@ export interface components {
              */
             mime: string;
         };
-        /** @description A course with its details, as returned by `getCourse` (seed 001, Course): the fields of a course in the list plus `description` and `attachedFiles`. */
+        /** @description A course with its details, as returned by `getCourse`: the fields of a course in the list plus `description` and `attachedFiles`. */
         CourseDetail: {
             /**
              * @description Course ID.
@@ -1327,7 +1327,7 @@ export interface components {
             /** @description Files attached to the course. */
             attachedFiles: components["schemas"]["AttachedFile"][];
         };
-        /** @description Body of `assignCourse` (seed 001, Courses and assignments). */
+        /** @description Body of `assignCourse`. */
         AssignCourseRequest: {
             /**
              * @description API IDs of the users to assign the course to.
@@ -1377,14 +1377,14 @@ export interface components {
              */
             coursesCount: number;
         };
-        /** @description The users and groups the course was successfully assigned to (seed 001, Courses and assignments). */
+        /** @description The users and groups the course was successfully assigned to. */
         AssignCourseResponse: {
             /** @description Users successfully assigned. */
             users: components["schemas"]["UserSummary"][];
             /** @description Groups successfully assigned. */
             groups: components["schemas"]["GroupSummary"][];
         };
-        /** @description An assignment in a course's list (seed 001, Assignment), with the assigned user. */
+        /** @description An assignment in a course's list, with the assigned user. */
         CourseAssignment: {
             /**
              * @description When the course was assigned, Unix timestamp (seconds, UTC).
@@ -1434,7 +1434,7 @@ export interface components {
             /** @description The assigned user `{id, name, email, role}`. */
             user: components["schemas"]["UserSummary"];
         };
-        /** @description The assignments of one course (seed 001, Courses and assignments). */
+        /** @description The assignments of one course. */
         CourseAssignmentList: {
             /** @description All assignments of the course in one response; pagination is not shown in the seed, so none is assumed. */
             assignments: components["schemas"]["CourseAssignment"][];
@@ -1444,7 +1444,7 @@ export interface components {
              */
             totalCount: number;
         };
-        /** @description Platform-wide statistics (seed 001, Statistics). */
+        /** @description Platform-wide statistics. */
         Statistics: {
             /** @description Platform counters. */
             statistics: {
@@ -1478,7 +1478,7 @@ export interface components {
             /** @description Courses not assigned to anyone. At most the first 100 (an assumed cap: the seed shows no paging). */
             unassignedCourses: components["schemas"]["Course"][];
         };
-        /** @description The envelope of every webhook event (seed 001, Events), as delivered to receivers and as returned by `getLastWebhookEvent`. */
+        /** @description The envelope of every webhook event, as delivered to receivers and as returned by `getLastWebhookEvent`. */
         WebhookEvent: {
             /**
              * @description When the event occurred, Unix timestamp (seconds, UTC); the spelling is the seed's.
@@ -1550,7 +1550,7 @@ export interface components {
             /** @description The user's custom attribute values. */
             userAttributes: components["schemas"]["WebhookUserAttribute"][];
         };
-        /** @description The `user.created` event, sent when a user is created (seed 001, Events). */
+        /** @description The `user.created` event, sent when a user is created. */
         UserCreatedEvent: {
             /**
              * @description When the event occurred, Unix timestamp (seconds, UTC).
@@ -1589,7 +1589,7 @@ export interface components {
             /** @description Group picture (optional), or null when the group has none. */
             image?: components["schemas"]["GroupImage"] | null;
         };
-        /** @description The `group.user.created` event, sent when a user is added to a group (seed 001, Events). */
+        /** @description The `group.user.created` event, sent when a user is added to a group. */
         GroupUserCreatedEvent: {
             /**
              * @description When the event occurred, Unix timestamp (seconds, UTC).
@@ -1610,7 +1610,7 @@ export interface components {
                 group: components["schemas"]["WebhookGroup"];
             };
         };
-        /** @description The `course.finished` event, sent when a user finishes a course (seed 001, Events). */
+        /** @description The `course.finished` event, sent when a user finishes a course. */
         CourseFinishedEvent: {
             /**
              * @description When the event occurred, Unix timestamp (seconds, UTC).

@@ -77,39 +77,3 @@ export async function bundleApi(api: ApiName): Promise<Record<string, unknown>> 
     await rm(dir, { recursive: true, force: true });
   }
 }
-
-/** Redoc's standalone bundle, shipped inside @redocly/cli; inlined so the docs need no CDN. */
-export const REDOC_STANDALONE = createRequire(import.meta.url).resolve(
-  '@redocly/cli/lib/chunks/redoc.standalone.js',
-);
-
-const EMPTY_SVG = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='1' height='1'/%3E";
-
-/**
- * One API's reference page: Redocly's prerendered HTML with the Redoc script inlined in place of
- * its CDN import and telemetry switched off, so the page works offline.
- */
-export async function buildApiPage(api: ApiName): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'lmskit-docs-'));
-  try {
-    const out = join(dir, `${api}.html`);
-    const { code, stderr } = await redocly(['build-docs', api, '-o', out]);
-    if (code !== 0) throw new Error(`redocly build-docs ${api} failed: ${stderr.trim()}`);
-    const html = await readFile(out, 'utf8');
-    const redoc = (await readFile(REDOC_STANDALONE, 'utf8'))
-      .replace(/export\s*\{[^}]*\};?\s*$/, '')
-      // Redoc fetches its "API docs by" logo from a CDN at run time; an empty image keeps the page offline.
-      .replace(/https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini(-full)?\.svg/g, EMPTY_SVG);
-    const page = html
-      .replace(/<link rel="modulepreload" href="https:\/\/cdn\.[^>]*>/g, '')
-      .replace(/import \{ hydrate \} from "https:\/\/cdn\.[^"]*";/, () =>
-        redoc.replaceAll('</script', '<\\/script'),
-      )
-      .replace('"disableTelemetry":false', '"disableTelemetry":true');
-    if (/https:\/\/cdn\./.test(page.replace(redoc, '')))
-      throw new Error(`the ${api} page still loads a script from a CDN`);
-    return page;
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}

@@ -4,6 +4,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { DomainError } from './domain/errors.ts';
 import type { Platform } from './domain/platform.ts';
 import { adminRouter } from './http/admin/router.ts';
+import { docsRouter, type LoadDocs } from './http/docs.ts';
 import { sendError as sendErrorBody } from './http/error-body.ts';
 import { apiOf, Runtime } from './http/runtime.ts';
 import { sendV1Error, v1ErrorOf } from './http/v1/errors.ts';
@@ -22,8 +23,8 @@ export interface AppOptions {
   /** Rate limits of /api/v2 (docs/adr-0002: 120 per key per minute; 20 failed logins per IP in 5 minutes). */
   limits?: PipelineLimits;
   onStateReplaced?: () => void;
-  /** The built docs site, served at /docs when given. */
-  docsDir?: string;
+  /** The docs site, served at /docs/ when given; loaded on the first request there. */
+  docs?: LoadDocs;
   /**
    * Which peers may name the client in `X-Forwarded-For` (Express's `trust proxy`: addresses, subnets,
    * `loopback`; false for none). Default `loopback`: the kit's own MCP tool server, on this machine,
@@ -86,7 +87,7 @@ export function createApp(options: AppOptions) {
   app.use(runtime.recordRequests);
   app.use(runtime.injectFaults);
   app.use(express.json({ limit: BODY_LIMIT, type: 'application/json' }));
-  if (options.docsDir) app.use('/docs', express.static(options.docsDir));
+  if (options.docs) app.use('/docs', docsRouter(options.docs));
 
   app.use('/openapi/v1', v1Router({ spec: specs.v1, platform, onResponseMismatch: mismatch('v1') }));
   app.use(

@@ -1,14 +1,15 @@
 // `npm start` / `npx lmskit mock`: the stateful mock on one port, with the banner a newcomer needs.
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { parseCommandLine, portOf, usageError } from '../lib/cli.ts';
-import { DOCS_SITE_DIR, ROOT } from '../lib/paths.ts';
+import { ROOT } from '../lib/paths.ts';
 import { createApp, trustProxySetting } from './app.ts';
 import { VirtualClock } from './domain/clock.ts';
 import { hashKey } from './domain/mcp-keys.ts';
 import { Platform } from './domain/platform.ts';
+import { buildDocsInChildProcess } from './http/docs.ts';
 import { DEMO_KEYS, DEMO_TENANT, demoMcpKey, START } from './seed/demo.ts';
 import { loadSeed, SEEDS } from './seed/index.ts';
 import { parseScale, scaleTenant } from './seed/scale.ts';
@@ -87,7 +88,7 @@ if (stateFile) {
 }
 
 const { app } = createApp({
-  docsDir: DOCS_SITE_DIR,
+  docs: buildDocsInChildProcess,
   platform,
   adminToken,
   version,
@@ -114,7 +115,7 @@ const server: Server = app.listen(port, values.host, () => {
     ...(demo ? [`  tenant ${demo.id}: X-API-KEY ${demo.siteApiKey}`] : []),
     ...keys.map((k) => `  MCP key (${k.scopes.join('+')}, ${k.userApiId}): X-MCP-Key ${demoMcpKey(k.name)}`),
     `  admin token: Authorization: Bearer ${adminToken}`,
-    `  docs: ${existsSync(join(DOCS_SITE_DIR, 'index.html')) ? `${base}/docs/` : 'run `npm run docs`, then open docs/site/index.html'}`,
+    `  docs: ${base}/docs/ (built from the contracts on the first visit, a few seconds)`,
     `  state: ${stateFile ? stateFile.path : 'in memory (use --state-file to keep it)'}`,
     '',
     `try: curl -H 'X-API-KEY: ${demo?.siteApiKey ?? '<key>'}' ${base}/openapi/v1/courses`,

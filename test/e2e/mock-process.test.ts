@@ -1,6 +1,7 @@
 // End to end (docs/mock.md, Durable state): the real `lmskit mock` process, driven over HTTP as a user
 // would — started, written to, killed with SIGKILL, restarted on the same state file — and every
-// acknowledged write is still there. Then a torn tail in the state file is reported, not fatal.
+// acknowledged write is still there. Then a torn tail in the state file is reported, not fatal. On the
+// way, its /docs/ is built on the first visit (docs/adr-0003).
 import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -53,6 +54,19 @@ describe('lmskit mock, as a process', () => {
     expect(banner).toMatch(/MCP key \(read\+write, ada\): X-MCP-Key lmcp_\S{43}/);
     key = /X-API-KEY (\S+)/.exec(banner)?.[1] ?? '';
     expect((await fetch(`${base}/__admin/health`)).status).toBe(200);
+  });
+
+  it('serves the docs at /docs/ with no build step: built from the contracts on the first visit, for this port', async () => {
+    expect(running[0]?.output()).toContain(`docs: ${base}/docs/`);
+    const first = fetch(`${base}/docs/`);
+    // The build runs in a child process: the mock keeps answering meanwhile.
+    expect((await fetch(`${base}/__admin/health`)).status).toBe(200);
+    const index = await first;
+    expect(index.status).toBe(200);
+    expect(await index.text()).toContain('<header class="lmskit-header">');
+    const reference = await (await fetch(`${base}/docs/v1.html`)).text();
+    expect(reference).toContain(`<meta name="lmskit-mock" content="live" data-origin="${base}">`);
+    expect(reference).toContain(`${base}/openapi/v1/courses`);
   });
 
   it('keeps every acknowledged write across kill -9 and a restart on the same state file', async () => {

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { createApp } from '../../mock/app.ts';
 import { VirtualClock } from '../../mock/domain/clock.ts';
 import { Platform } from '../../mock/domain/platform.ts';
+import type { LoadDocs } from '../../mock/http/docs.ts';
 import type { PipelineLimits } from '../../mock/http/v2/pipeline/index.ts';
 import { DEMO_SITE_API_KEY, demoMcpKey } from '../../mock/seed/demo.ts';
 import { loadSeed } from '../../mock/seed/index.ts';
@@ -41,6 +42,7 @@ export interface Harness {
 export async function startHarness(
   seed = 'demo',
   limits: PipelineLimits = { requestsPerMinute: 0 },
+  docs?: LoadDocs,
 ): Promise<Harness> {
   const state = loadSeed(seed);
   const platform = new Platform(new VirtualClock({ start: state.now, frozen: true }), loadSeed);
@@ -51,6 +53,7 @@ export async function startHarness(
     validateResponses: true,
     version: 'test',
     limits,
+    docs,
   });
   const server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));

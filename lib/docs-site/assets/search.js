@@ -1,0 +1,89 @@
+// The header's search: one MiniSearch index of the whole site (assets/search-index.js, built with the
+// site), so a result may be on any page. Arrow keys move through the results, Enter opens one.
+(() => {
+  const input = document.getElementById('lmskit-search');
+  const list = document.getElementById('lmskit-results');
+  const data = window.lmskitSearch;
+  if (!input || !list || !data || !window.MiniSearch) return;
+  const index = window.MiniSearch.loadJS(data.index, data.options);
+  const LIMIT = 10;
+  let selected = -1;
+
+  const close = () => {
+    list.hidden = true;
+    input.setAttribute('aria-expanded', 'false');
+    selected = -1;
+  };
+
+  const select = (i) => {
+    const items = [...list.querySelectorAll('li[role="option"]')];
+    if (!items.length) return;
+    selected = (i + items.length) % items.length;
+    items.forEach((item, n) => {
+      item.setAttribute('aria-selected', String(n === selected));
+    });
+    items[selected].scrollIntoView({ block: 'nearest' });
+  };
+
+  const show = () => {
+    const query = input.value.trim();
+    list.replaceChildren();
+    if (!query) return close();
+    const results = index
+      .search(query, {
+        prefix: true,
+        fuzzy: 0.2,
+        boost: { title: 3 },
+        combineWith: 'AND',
+        boostDocument: (_id, _term, stored) => stored?.weight ?? 1,
+      })
+      .slice(0, LIMIT);
+    for (const r of results) {
+      const item = document.createElement('li');
+      item.setAttribute('role', 'option');
+      const link = document.createElement('a');
+      link.href = r.url;
+      const title = document.createElement('strong');
+      title.textContent = r.title;
+      const page = document.createElement('span');
+      page.className = 'page';
+      page.textContent = ` · ${r.page}`;
+      const excerpt = document.createElement('span');
+      excerpt.className = 'excerpt';
+      excerpt.textContent = r.excerpt;
+      link.append(title, page, excerpt);
+      link.addEventListener('click', close);
+      item.append(link);
+      list.append(item);
+    }
+    if (!results.length) {
+      const empty = document.createElement('li');
+      empty.className = 'empty';
+      empty.textContent = 'Nothing found.';
+      list.append(empty);
+    }
+    list.hidden = false;
+    input.setAttribute('aria-expanded', 'true');
+    selected = -1;
+  };
+
+  input.addEventListener('input', show);
+  input.addEventListener('focus', () => input.value.trim() && show());
+  input.addEventListener('keydown', (event) => {
+    if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+      event.preventDefault();
+      select(selected + (event.key === 'ArrowDown' ? 1 : -1));
+    } else if (event.key === 'Enter') {
+      const items = list.querySelectorAll('li[role="option"] a');
+      const target = items[Math.max(selected, 0)];
+      if (target) {
+        event.preventDefault();
+        close();
+        target.click();
+      }
+    } else if (event.key === 'Escape') close();
+  });
+  document.addEventListener('click', (event) => {
+    if (!event.target.closest?.('.lmskit-search')) close();
+  });
+})();

@@ -1,0 +1,135 @@
+// The docs site at /docs/, fresh from the contracts the mock runs on: built on the first request
+// (in a child process, so the mock's event loop never waits for it), then served from memory. A
+// reference page names the mock's default address; it is served with the address it was requested
+// at instead, so its code samples and "Try it" talk to this very mock.
+import { execFile } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { extname, join, relative } from 'node:path';
+import { promisify } from 'node:util';
+import { type Request, type Response, Router } from 'express';
+import { ROOT } from '../../lib/paths.ts';
+
+/** The site's files: name relative to its root → content. */
+export type DocsFiles = Map<string, string | Uint8Array>;
+export type LoadDocs = () => Promise<DocsFiles>;
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.png': 'image/png',
+  '.svg': 'image/svg+xml',
+};
+
+/** `<meta name="lmskit-mock" content="static" data-origin="…">`, which `lib/docs-site/reference.ts` writes. */
+const STATIC_META = /<meta name="lmskit-mock" content="static" data-origin="([^"]+)">/;
+/** A Host header that can stand in a URL as it is: a name or IPv4 or [IPv6] address, and a port. */
+const HOST = /^([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?$/;
+
+/** A reference page as the mock serves it: marked live, with the address it was requested at. */
+export function servedPage(page: string, req: Request): string {
+  const origin = STATIC_META.exec(page)?.[1];
+  if (!origin) return page;
+  // Express's view of the host and scheme: behind a trusted proxy, the ones the proxy forwarded.
+  const host = req.host ?? '';
+  const live = page.replace(STATIC_META, (tag) => tag.replace('content="static"', 'content="live"'));
+  return HOST.test(host) ? live.replaceAll(origin, `${req.protocol}://${host}`) : live;
+}
+
+const html = (title: string, text: string) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body><h1>${title}</h1><p>${text}</p></body></html>\n`;
+
+export function docsRouter(load: LoadDocs): Router {
+  let site: Promise<DocsFiles> | undefined;
+  const router = Router();
+  router.use(async (req: Request, res: Response) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res
+        .status(405)
+        .set('allow', 'GET, HEAD')
+        .type('text/plain')
+        .send('The docs are read-only: GET or HEAD.\n');
+      return;
+    }
+    // Relative links need the trailing slash: /docs → /docs/.
+    if (req.path === '/' && !req.originalUrl.split('?')[0]?.endsWith('/')) {
+      res.redirect(301, `${req.baseUrl}/`);
+      return;
+    }
+    if (!site) {
+      site = load();
+      // A failed build is reported, and the next request tries again.
+      site.catch((error: Error) => {
+        console.error(`docs: the site could not be built: ${error.message}`);
+        site = undefined;
+      });
+    }
+    let files: DocsFiles;
+    try {
+      files = await site;
+    } catch (error) {
+      res
+        .status(503)
+        .type('html')
+        .send(
+          html(
+            'The docs are not available',
+            `The site could not be built from the contracts: ${String((error as Error).message).replace(/[&<>]/g, ' ')}. <code>npm run docs</code> shows the same error.`,
+          ),
+        );
+      return;
+    }
+    const name = req.path === '/' ? 'index.html' : safeDecode(req.path.slice(1));
+    const content = name === undefined ? undefined : files.get(name);
+    if (content === undefined) {
+      res
+        .status(404)
+        .type('html')
+        .send(html('Not found', 'No such page. <a href="/docs/">The docs start here.</a>'));
+      return;
+    }
+    res.set('cache-control', 'no-cache').type(TYPES[extname(name ?? '')] ?? 'application/octet-stream');
+    res.send(typeof content === 'string' && name?.endsWith('.html') ? servedPage(content, req) : content);
+  });
+  return router;
+}
+
+function safeDecode(path: string): string | undefined {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Builds the site with `lmskit docs --out <temporary folder>` in a child process and reads it into
+ * memory; the folder is removed again. Takes a few seconds.
+ */
+export async function buildDocsInChildProcess(): Promise<DocsFiles> {
+  const dir = await mkdtemp(join(tmpdir(), 'lmskit-docs-'));
+  try {
+    await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', join(ROOT, 'scripts', 'build-docs.ts'), '--out', dir],
+      { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 },
+    ).catch((error: { stderr?: string; message: string }) => {
+      // The child's stack trace ends in Node's version line; the error's own line says what went wrong.
+      const lines = (error.stderr ?? '').trim().split('\n');
+      throw new Error(lines.find((l) => /^\s*\w*Error:/.test(l))?.trim() || error.message);
+    });
+    const files: DocsFiles = new Map();
+    for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile()) continue;
+      const path = join(entry.parentPath, entry.name);
+      const name = relative(dir, path).split('\\').join('/');
+      const binary = !/\.(html|js|css|json|svg)$/.test(name);
+      files.set(name, binary ? await readFile(path) : await readFile(path, 'utf8'));
+    }
+    return files;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,407 @@
+// The docs site in headless Chromium, as a reader uses it (docs/adr-0003): built once from the
+// contracts, opened from disk with every other request refused, and served by an in-process mock for
+// "Try it". One browser and one build serve every check.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildDocsSite, type Site, writeDocsSite } from '../lib/docs-site/index.ts';
+import { navLinks } from '../lib/docs-site/nav.ts';
+import { contractFile, operationHref, operationsOf } from '../lib/docs-site/reference.ts';
+import { API_NAMES, type ApiName } from '../lib/paths.ts';
+import { loadTools } from '../lib/tool-schemas.ts';
+import { DEMO_SITE_API_KEY } from '../mock/seed/demo.ts';
+import { launchBrowser } from './browser.ts';
+import { loadBundle } from './helpers.ts';
+import { type Harness, startHarness } from './mock/harness.ts';
+
+const WAIT = 60_000;
+const REFERENCES = new Set(API_NAMES.map((api) => `${api}.html`));
+
+/** Every route of a reference page (`v1.html#/users/blockuser`) → the heading it must show. */
+function routes(): Map<string, string> {
+  const map = new Map<string, string>();
+  for (const api of API_NAMES) {
+    const spec = loadBundle(api);
+    for (const { operation } of operationsOf(api, spec))
+      map.set(operationHref(api, operation), operation.summary);
+    for (const [name, item] of Object.entries<any>(spec.webhooks ?? {}))
+      map.set(`${api}.html#/webhooks/${name.toLowerCase()}`, item.post.summary);
+  }
+  return map;
+}
+
+/** The request sample of an operation: the first code block of its right-hand panel. */
+const REQUEST_SAMPLE = '[data-testid="right-panel"] [data-component-name="CodeBlock/CodeBlock"]';
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+describe('docs site in a browser', () => {
+  let site: Site;
+  let dir = '';
+  let browser: Browser;
+  let mock: Harness;
+  const ROUTES = routes();
+
+  beforeAll(async () => {
+    site = await buildDocsSite();
+    dir = await mkdtemp(join(tmpdir(), 'lmskit-site-'));
+    await writeDocsSite(site, dir);
+    browser = await launchBrowser();
+    mock = await startHarness('demo', { requestsPerMinute: 0 }, async () => site);
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await mock?.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  const fileUrl = (name: string) => pathToFileURL(join(dir, name)).href;
+
+  /**
+   * Opens a page; only `allowed` URLs load, anything else is recorded and refused (from disk the site
+   * must need no network at all). Script errors are collected too.
+   */
+  async function open(url: string, allowed = /^(file|data|blob):/) {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const external: string[] = [];
+    const errors: string[] = [];
+    await page.route('**/*', (route) => {
+      const target = route.request().url();
+      if (allowed.test(target)) return route.continue();
+      external.push(target);
+      return route.abort();
+    });
+    page.on('pageerror', (e) => errors.push(e.message));
+    // Every wait below is on the page's state; this bound only turns a page that never gets there
+    // into a failure naming what it waited for, and is wide enough for a busy machine.
+    page.setDefaultTimeout(WAIT);
+    await page.goto(url);
+    return { page, external, errors };
+  }
+
+  /** Waits until Redoc has taken over the prerendered page (React marks the root it hydrated). */
+  const hydrated = (page: Page) =>
+    page.waitForFunction(() =>
+      Object.keys(document.getElementById('redoc') ?? {}).some((k) => k.startsWith('__reactContainer')),
+    );
+
+  /**
+   * Opens a route of the reference already loaded in `page`, waits until the operation's section
+   * shows its heading, and returns that section. (Redoc shows a tag's operations on one page, each in
+   * a section named by its route, and scrolls to the one the route names.)
+   */
+  async function showRoute(page: Page, href: string) {
+    const heading = ROUTES.get(href);
+    if (!heading) throw new Error(`${href} is no operation of the references`);
+    const hash = href.slice(href.indexOf('#'));
+    await page.evaluate((h) => {
+      window.location.hash = h;
+    }, hash);
+    const section = page.locator(`[data-section-id="${hash.slice(1)}"]`);
+    await section
+      .locator('h2', { hasText: new RegExp(`^${escapeRegExp(heading)}`) })
+      .first()
+      .waitFor({ state: 'visible' })
+      .catch((e: Error) => {
+        throw new Error(`${href} does not show "${heading}": ${e.message}`);
+      });
+    return section;
+  }
+
+  it('has the guide, the three references, the tools, the assumed choices, the guides and the seeds', () => {
+    expect([...site.keys()].filter((n) => n.endsWith('.html'))).toEqual(
+      expect.arrayContaining([
+        'index.html',
+        'v1.html',
+        'v2.html',
+        'admin.html',
+        'tools.html',
+        'assumptions.html',
+        'mock.html',
+        'mcp.html',
+        'conformance.html',
+        'requirements.html',
+        'seed-000-mcp-tool-interface.html',
+        'seed-001-integration-rest-api.html',
+      ]),
+    );
+  });
+
+  it(
+    'every page, the references included, shows the one header with every API and guide, and the search box',
+    async () => {
+      const expected = ['index.html', ...navLinks().map((l) => l.href)];
+      for (const name of [...site.keys()].filter((n) => n.endsWith('.html'))) {
+        const { page, external, errors } = await open(fileUrl(name));
+        if (REFERENCES.has(name)) await hydrated(page);
+        const header = page.locator('header.lmskit-header');
+        await header.waitFor({ state: 'visible' });
+        expect(
+          await header.locator('a').evaluateAll((as) => as.map((a) => a.getAttribute('href'))),
+          name,
+        ).toEqual(expected);
+        await expect(page.locator('#lmskit-search').isVisible(), name).resolves.toBe(true);
+        if (expected.includes(name))
+          expect(await header.locator('a[aria-current="page"]').getAttribute('href'), name).toBe(name);
+        expect(external, name).toEqual([]);
+        expect(errors, name).toEqual([]);
+        await page.close();
+      }
+    },
+    WAIT * 4,
+  );
+
+  it(
+    'the header search finds what is on any page: an operation from a guide, a guide section from a reference',
+    async () => {
+      const { page, errors } = await open(fileUrl('index.html'));
+      await page.locator('#lmskit-search').fill('ban a user');
+      const results = page.locator('#lmskit-results a');
+      await results.first().waitFor({ state: 'visible' });
+      const hrefs = await results.evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+      expect(hrefs).toEqual(expect.arrayContaining(['v1.html#/users/blockuser', 'tools.html#ban_user']));
+      // Arrow down to the reference's result and open it with Enter.
+      for (let i = 0; i <= hrefs.indexOf('v1.html#/users/blockuser'); i++)
+        await page.keyboard.press('ArrowDown');
+      await Promise.all([page.waitForURL(/v1\.html#\/users\/blockuser$/), page.keyboard.press('Enter')]);
+      await hydrated(page);
+      await page
+        .locator('[data-section-id="/users/blockuser"] h2', { hasText: /^Ban a user$/ })
+        .waitFor({ state: 'visible' });
+
+      await page.locator('#lmskit-search').fill('webhook receivers');
+      await results.first().waitFor({ state: 'visible' });
+      expect(await results.evaluateAll((as) => as.map((a) => a.getAttribute('href')))).toContain(
+        'mock.html#webhooks',
+      );
+      await page.locator('#lmskit-search').fill('zzzqqq');
+      await page.locator('#lmskit-results .empty').waitFor({ state: 'visible' });
+      expect(errors).toEqual([]);
+      await page.close();
+    },
+    WAIT * 2,
+  );
+
+  it.each(API_NAMES.map((api) => [api]))(
+    '%s reference renders every operation offline, each with code samples and a Try it that says how to start the mock',
+    async (api: ApiName) => {
+      const { page, external, errors } = await open(fileUrl(`${api}.html`));
+      await hydrated(page);
+      const spec = loadBundle(api);
+      // The download button offers the contract itself, which the site carries.
+      const download = await page.locator('a[download]').first().getAttribute('href');
+      expect(download).toBe(contractFile(api));
+      expect(JSON.parse(String(site.get(contractFile(api))))).toEqual(spec);
+      for (const { method, operation } of operationsOf(api, spec)) {
+        const href = operationHref(api, operation);
+        const section = await showRoute(page, href);
+        const sample = section.locator(REQUEST_SAMPLE).first();
+        await expect(sample.textContent(), href).resolves.toContain(`curl --request ${method.toUpperCase()}`);
+        const tryIt = section.locator(`.lmskit-try[data-operation="${operation.operationId}"]`);
+        await tryIt.locator('summary').click();
+        expect(await tryIt.textContent(), href).toContain('npm start');
+        expect(await tryIt.locator('a').getAttribute('href'), href).toBe(
+          `http://127.0.0.1:4010/docs/${href}`,
+        );
+        if (operation['x-seed'])
+          expect(await section.locator('.lmskit-source a').first().getAttribute('href'), href).toMatch(
+            /^seed-00[01]-[a-z-]+\.html#[\w-]+$/,
+          );
+      }
+      // The other two languages, from the language menu of the request sample.
+      const first = operationsOf(api, spec)[0];
+      const section = await showRoute(page, operationHref(api, first?.operation ?? {}));
+      for (const [language, text] of [
+        ['JavaScript', 'fetch('],
+        ['Python', 'import requests'],
+      ]) {
+        await section
+          .locator('[data-component-name="Dropdown/Dropdown"] button', {
+            hasText: /^(curl|JavaScript|Python)$/,
+          })
+          .first()
+          .click();
+        await page
+          .locator('[data-component-name="Dropdown/DropdownMenuItem"]', { hasText: language })
+          .first()
+          .click();
+        await expect(section.locator(REQUEST_SAMPLE).first().textContent(), language).resolves.toContain(
+          text,
+        );
+      }
+      expect(errors).toEqual([]);
+      expect(external).toEqual([]);
+      await page.close();
+    },
+    WAIT * 4,
+  );
+
+  it(
+    'every link of every page resolves: pages and headings exist, and links into a reference land on their operation',
+    async () => {
+      const ids = (html: string) => new Set([...html.matchAll(/\sid="([^"]+)"/g)].map((m) => m[1]));
+      const into = new Set<string>();
+      let checked = 0;
+      for (const [name, content] of site) {
+        if (!name.endsWith('.html') || typeof content !== 'string') continue;
+        // On a reference page, the links are the header's and those in its descriptions (in Redoc's data).
+        const hrefs = REFERENCES.has(name)
+          ? [
+              ...content.slice(0, content.indexOf('</header>')).matchAll(/<a [^>]*href="([^"]+)"/g),
+              ...content.matchAll(/<a href=\\"([^"\\]+)\\"/g),
+            ].map((m) => m[1] ?? '')
+          : [...content.matchAll(/<a [^>]*href="([^"]+)"/g)].map((m) => m[1] ?? '');
+        for (const href of hrefs) {
+          if (/^https?:/.test(href)) continue;
+          checked++;
+          const [file = '', fragment] = href.split('#');
+          const target = file || name;
+          expect(site.has(target), `${name}: ${href}`).toBe(true);
+          if (REFERENCES.has(target) && fragment?.startsWith('/')) into.add(`${target}#${fragment}`);
+          else if (fragment)
+            expect(ids(String(site.get(target))).has(fragment), `${name}: ${href}`).toBe(true);
+        }
+      }
+      // The search index leads to the same places.
+      const index = String(site.get('assets/search-index.js'));
+      for (const [, url] of index.matchAll(/"url":"([^"]+)"/g)) {
+        const [file = '', fragment] = (url ?? '').split('#');
+        expect(site.has(file), url).toBe(true);
+        if (REFERENCES.has(file)) into.add(url ?? '');
+        else if (fragment) expect(ids(String(site.get(file))).has(fragment), url).toBe(true);
+      }
+      expect(checked).toBeGreaterThan(300);
+      // A link into a reference names a route the references have; the test of each reference above
+      // opens every operation's route, so here only the webhooks' routes are left to open.
+      for (const href of into) expect(ROUTES.has(href), href).toBe(true);
+      const operationRoutes = new Set(
+        API_NAMES.flatMap((api) =>
+          operationsOf(api, loadBundle(api)).map((o) => operationHref(api, o.operation)),
+        ),
+      );
+      const rest = [...into].filter((href) => !operationRoutes.has(href));
+      expect(rest.length).toBeGreaterThan(0);
+      for (const api of API_NAMES) {
+        const mine = rest.filter((href) => href.startsWith(`${api}.html#`));
+        if (!mine.length) continue;
+        const { page, errors } = await open(fileUrl(`${api}.html`));
+        await hydrated(page);
+        for (const href of mine) await showRoute(page, href);
+        expect(errors).toEqual([]);
+        await page.close();
+      }
+    },
+    WAIT * 6,
+  );
+
+  it(
+    'every link of the assumed-choices page lands on its operation in the reference',
+    async () => {
+      const { page } = await open(fileUrl('assumptions.html'));
+      const links = await page
+        .locator('main a[data-operation]')
+        .evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''));
+      await page.close();
+      expect(links.length).toBeGreaterThan(50);
+      const unique = [...new Set(links)];
+      for (const href of unique) expect(ROUTES.has(href), href).toBe(true);
+      // Followed as a reader does: a click leaves the list for the reference, at the operation.
+      for (const api of API_NAMES) {
+        const href = unique.find((h) => h.startsWith(`${api}.html#`));
+        if (!href) continue;
+        const list = await open(fileUrl('assumptions.html'));
+        await Promise.all([
+          list.page.waitForURL(`**/${href}`),
+          list.page.locator(`main a[href="${href}"]`).first().click(),
+        ]);
+        await hydrated(list.page);
+        await showRoute(list.page, href);
+        await list.page.close();
+      }
+    },
+    WAIT * 4,
+  );
+
+  it('the tools page shows, per tool, scope, permission, licence, example arguments and result, and its backend operation', async () => {
+    const { page, external, errors } = await open(fileUrl('tools.html'));
+    const tools = loadTools();
+    expect(await page.locator('section.tool').count()).toBe(25);
+    for (const tool of tools) {
+      const section = page.locator(`section[data-tool="${tool.name}"]`);
+      const text = (await section.textContent()) ?? '';
+      expect(text, tool.name).toContain(tool['x-scope']);
+      if (tool['x-permission']) expect(text, tool.name).toContain(tool['x-permission']);
+      expect(text, tool.name).toContain(`mcpAccess ${tool['x-licence'].mcpAccess}`);
+      expect(text, tool.name).toContain('Example arguments');
+      expect(text, tool.name).toContain('Example result');
+      const examples = await section.locator('.lmskit-example pre').allTextContents();
+      expect(
+        examples.map((e) => typeof JSON.parse(e)),
+        tool.name,
+      ).toEqual(['object', 'object']);
+      const backend = await section
+        .locator('a.lmskit-backend')
+        .evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+      expect(backend, tool.name).toEqual(
+        tool['x-backend'].map((c) =>
+          operationHref('v2', { tags: [tagOf(c.operationId)], operationId: c.operationId }),
+        ),
+      );
+    }
+    expect(await page.textContent('body')).toContain('extend_deadline');
+    expect(errors).toEqual([]);
+    expect(external).toEqual([]);
+    await page.close();
+  });
+
+  it(
+    'from /docs/ on the running mock, Try it on GET /openapi/v1/courses sends the request to that mock and shows its answer',
+    async () => {
+      const origin = mock.base;
+      const allowed = new RegExp(`^${escapeRegExp(origin)}/`);
+      const { page, external, errors } = await open(`${origin}/docs/v1.html#/courses/listcourses`, allowed);
+      await hydrated(page);
+      const section = await showRoute(page, 'v1.html#/courses/listcourses');
+      // The samples name the mock the page came from, not the default port.
+      await expect(section.locator(REQUEST_SAMPLE).first().textContent()).resolves.toContain(
+        `${origin}/openapi/v1/courses`,
+      );
+      const tryIt = section.locator('.lmskit-try[data-operation="listCourses"]');
+      await tryIt.locator('summary').click();
+      expect(await tryIt.locator('input[data-role="auth"]').inputValue()).toBe(DEMO_SITE_API_KEY);
+      await tryIt.locator('button[type="submit"]').click();
+      const status = tryIt.locator('.lmskit-try-status');
+      await page.waitForFunction(() =>
+        /^\d{3} /.test(document.querySelector('.lmskit-try-status')?.textContent ?? ''),
+      );
+      expect(await status.textContent()).toMatch(/^200 OK · GET .*\/openapi\/v1\/courses\?offset=20$/);
+      const shown = JSON.parse((await tryIt.locator('.lmskit-try-response').textContent()) ?? '');
+      expect(shown).toEqual((await mock.v1('/courses?offset=20')).body);
+
+      // Without a key, the mock's own refusal is what the reader sees.
+      await tryIt.locator('input[data-role="auth"]').fill('');
+      await tryIt.locator('button[type="submit"]').click();
+      await page.waitForFunction(() =>
+        /^401 /.test(document.querySelector('.lmskit-try-status')?.textContent ?? ''),
+      );
+      expect(JSON.parse((await tryIt.locator('.lmskit-try-response').textContent()) ?? '')).toMatchObject({
+        status: 401,
+      });
+      expect(errors).toEqual([]);
+      expect(external).toEqual([]);
+      await page.close();
+    },
+    WAIT * 2,
+  );
+});
+
+/** The tag of a v2 operation, for its route. */
+function tagOf(operationId: string): string {
+  const spec = loadBundle('v2');
+  const found = operationsOf('v2', spec).find((o) => o.operation.operationId === operationId);
+  return String(found?.operation.tags[0]);
+}
