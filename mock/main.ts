@@ -9,10 +9,11 @@ import { createApp } from './app.ts';
 import { VirtualClock } from './domain/clock.ts';
 import { hashKey } from './domain/mcp-keys.ts';
 import { Platform } from './domain/platform.ts';
+import { answerClientErrors } from './http/refusals.ts';
 import { DEMO_KEYS, DEMO_TENANT, demoMcpKey, START } from './seed/demo.ts';
 import { loadSeed, SEEDS } from './seed/index.ts';
 import { parseScale, scaleTenant } from './seed/scale.ts';
-import { StateFile } from './store/state-file.ts';
+import { StateFile, StateFileDamaged, StateFileUnusable } from './store/state-file.ts';
 import { WebhookDispatcher } from './webhooks/dispatcher.ts';
 
 const HELP = `usage: lmskit mock [options]
@@ -21,6 +22,7 @@ const HELP = `usage: lmskit mock [options]
   --host H            address to bind (LMSKIT_HOST, default 127.0.0.1)
   --admin-token T     bearer token of /__admin (LMSKIT_ADMIN_TOKEN, default: random, printed)
   --state-file F      keep the state in F across restarts (LMSKIT_STATE_FILE, default: in memory)
+  --recover           start from the readable part of a damaged state file (the file is kept aside)
   --seed NAME         seed of a fresh state: ${Object.keys(SEEDS).join(', ')} (LMSKIT_SEED, default demo)
   --seed-scale SPEC   a seed of the given size instead: users=100000,courses=1000,assignments=500000
   --frozen-clock      the virtual clock moves only when advanced through /__admin
@@ -33,6 +35,7 @@ const values = parseCommandLine(
     host: { type: 'string', default: process.env.LMSKIT_HOST ?? '127.0.0.1' },
     'admin-token': { type: 'string', default: process.env.LMSKIT_ADMIN_TOKEN },
     'state-file': { type: 'string', default: process.env.LMSKIT_STATE_FILE },
+    recover: { type: 'boolean', default: false },
     seed: { type: 'string', default: process.env.LMSKIT_SEED ?? 'demo' },
     'seed-scale': { type: 'string' },
     'frozen-clock': { type: 'boolean', default: false },
@@ -63,18 +66,31 @@ const seed = seeds(values['seed-scale'] ? 'scale' : values.seed);
 const platform = new Platform(new VirtualClock({ start: seed.now, frozen: values['frozen-clock'] }), seeds);
 platform.load(seed, true);
 
-const stateFile = values['state-file'] ? new StateFile(values['state-file']) : null;
+const compactEvery = Number(process.env.LMSKIT_COMPACT_EVERY ?? 10_000);
+const stateFile = values['state-file'] ? new StateFile(values['state-file'], { compactEvery }) : null;
 if (stateFile) {
-  const report = stateFile.open(platform);
-  for (const s of report.skipped)
-    console.warn(`state file ${stateFile.path}: skipped line ${s.line}: ${s.reason}`);
-  if (report.keptAside) {
+  // Exit codes (docs/mock.md, Durable state): 2 the path cannot hold the file, 3 the file is damaged.
+  let report: ReturnType<StateFile['open']>;
+  try {
+    report = stateFile.open(platform, { recover: values.recover });
+  } catch (error) {
+    if (!(error instanceof StateFileUnusable || error instanceof StateFileDamaged)) throw error;
+    console.error(error.message);
+    process.exit(error instanceof StateFileUnusable ? 2 : 3);
+  }
+  const { path } = stateFile;
+  if (report.torn)
     console.warn(
-      `state file ${stateFile.path}: its snapshot was unreadable; the old file is kept at ${report.keptAside}`,
+      `state file ${path}: dropped line ${report.torn.line}, a write cut off before it was answered (${report.torn.reason})`,
+    );
+  for (const r of report.refused) console.warn(`state file ${path}: skipped line ${r.line}: ${r.reason}`);
+  if (report.recovered) {
+    const { line, reason, lines, keptAside } = report.recovered;
+    console.warn(
+      `state file ${path}: recovered what could be read; line ${line} (${reason})${line < lines ? ` and the ${lines - line} line(s) after it were` : ' was'} left out. The damaged file is kept at ${keptAside}.`,
     );
   }
-  if (!report.created)
-    console.log(`state file ${stateFile.path}: loaded, ${report.replayed} command(s) replayed`);
+  if (!report.created) console.log(`state file ${path}: loaded, ${report.replayed} command(s) replayed`);
 }
 
 const { app } = createApp({
@@ -83,7 +99,6 @@ const { app } = createApp({
   adminToken,
   version,
   limits: { requestsPerMinute: rateLimit },
-  onStateReplaced: () => stateFile?.compact(platform),
 });
 const dispatcher = new WebhookDispatcher(platform);
 dispatcher.start();
@@ -111,6 +126,7 @@ const server: Server = app.listen(port, values.host, () => {
   ];
   console.log(lines.join('\n'));
 });
+answerClientErrors(server);
 server.on('error', (error) => {
   console.error(`cannot listen on ${values.host}:${port}: ${error.message}`);
   process.exit(1);
@@ -120,7 +136,13 @@ function shutdown(signal: string): void {
   console.log(`\n${signal}: shutting down`);
   dispatcher.stop();
   server.close(() => {
-    stateFile?.compact(platform);
+    try {
+      stateFile?.compact(platform);
+    } catch (error) {
+      console.warn(
+        `state file ${stateFile?.path}: no fresh snapshot at shutdown (${(error as Error).message}); the journal holds every write.`,
+      );
+    }
     stateFile?.close();
     process.exit(0);
   });

@@ -8,7 +8,6 @@ import { generateKey } from '../../domain/mcp-keys.ts';
 import type { McpKey, WebhookReceiver } from '../../domain/model.ts';
 import type { Platform } from '../../domain/platform.ts';
 import type { TenantState } from '../../domain/tenant-state.ts';
-import { loadSnapshot } from '../../store/state-file.ts';
 import { contractRouter, type Handler, type ValidatedRequest } from '../contract.ts';
 import { describeProblems, sendError } from '../error-body.ts';
 import type { Runtime } from '../runtime.ts';
@@ -22,8 +21,6 @@ export interface AdminOptions {
   runtime: Runtime;
   adminToken: string;
   version: string;
-  /** Called after a snapshot import, so durable storage can start over from the new state. */
-  onStateReplaced?: () => void;
   onResponseMismatch?: Parameters<typeof contractRouter>[0]['onResponseMismatch'];
 }
 
@@ -217,13 +214,8 @@ export function adminRouter(options: AdminOptions) {
 
     exportSnapshot: (_req, res) => res.json(platform.snapshot()),
     importSnapshot: (_req, res, { body }) => {
-      try {
-        loadSnapshot(platform, body);
-      } catch (error) {
-        return sendError(res, { status: 400, code: 'VALIDATION_ERROR', message: (error as Error).message });
-      }
-      options.onStateReplaced?.();
-      res.json({ now: platform.now(), tenants: [...platform.tenants.keys()] });
+      const now = run('importSnapshot', { snapshot: body });
+      res.json({ now, tenants: [...platform.tenants.keys()] });
     },
   };
 

@@ -42,9 +42,8 @@ export function v2Router({ spec, platform, limits, onResponseMismatch }: V2Optio
   const who = (res: Response) => ({ tenantId: caller(res).tenant.id, actorId: caller(res).user.id });
   const run = platform.run.bind(platform);
   const now = () => platform.now();
-  /** An AI call that succeeded counts against the day's quota (seed 000, "Limits"). */
-  const countAiCall = (res: Response) =>
-    run('consumeAiQuota', { tenantId: caller(res).tenant.id, keyId: caller(res).key.id });
+  /** An AI call that succeeded counts against the key's quota for the day (seed 000, "Limits"). */
+  const aiCall = (res: Response) => ({ ...who(res), quotaKeyId: caller(res).key.id });
 
   const handlers: Record<
     string,
@@ -225,8 +224,7 @@ export function v2Router({ spec, platform, limits, onResponseMismatch }: V2Optio
         }),
       ),
     generateCourse: (_req, res, { body }) => {
-      const job = run('createJob', { ...who(res), input: body });
-      countAiCall(res);
+      const job = run('createJob', { ...aiCall(res), input: body });
       res.status(202).json({
         jobId: job.id,
         status: 'queued',
@@ -244,29 +242,26 @@ export function v2Router({ spec, platform, limits, onResponseMismatch }: V2Optio
     },
     refineCourse: (_req, res, { params, body }) => {
       const result = run('refineCourse', {
-        ...who(res),
+        ...aiCall(res),
         courseId: Number(params.courseId),
         feedback: body.feedback,
       });
-      countAiCall(res);
       res.json(result);
     },
     regenerateQuestion: (_req, res, { params, body }) => {
       const result = run('regenerateQuestion', {
-        ...who(res),
+        ...aiCall(res),
         questionId: Number(params.questionId),
         feedback: body?.feedback,
       });
-      countAiCall(res);
       res.json(result);
     },
     regenerateLesson: (_req, res, { params, body }) => {
       const result = run('regenerateLesson', {
-        ...who(res),
+        ...aiCall(res),
         lessonId: Number(params.lessonId),
         feedback: body?.feedback,
       });
-      countAiCall(res);
       res.json(result);
     },
   };
