@@ -48,7 +48,9 @@ export function explainFailure(tool: ToolDefinition, answer: BackendAnswer): str
         ? `That e-mail address is already used by another user. Choose another one. (${said})`
         : `The platform refused because of a conflict: ${said}.`;
     case 413:
-      return `The file is larger than 20 MB. Upload a smaller file. (${said})`;
+      return code === 'EXTRACTION_LIMIT'
+        ? `The platform will not read this file: ${said} Upload a smaller or simpler file.`
+        : `The file is larger than 20 MB. Upload a smaller file. (${said})`;
     case 415:
       return `The file is not a PDF, DOC, DOCX, PNG, JPG, GIF or WebP file. Upload one of those. (${said})`;
     case 422:

@@ -278,6 +278,8 @@ export const COMMANDS = {
       mimeType: string;
       size: number;
       chunks: string[];
+      /** The most characters of uploaded text the tenant keeps (x-extraction-limits). */
+      keepCharacters?: number;
     },
   ) => recordUpload(p.tenant(a.tenantId), a, p.now()),
 

@@ -10,7 +10,7 @@ import type { Platform } from '../../domain/platform.ts';
 import type { TenantState } from '../../domain/tenant-state.ts';
 import { contractRouter, type Handler, type ValidatedRequest } from '../contract.ts';
 import { describeProblems, sendError } from '../error-body.ts';
-import type { Runtime } from '../runtime.ts';
+import { MAX_FAULTS, type Runtime } from '../runtime.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: request bodies are checked against the contract before they arrive here.
 type Body = any;
@@ -197,6 +197,12 @@ export function adminRouter(options: AdminOptions) {
       res.json({ requests: runtime.recentRequests(Number(query.limit)) }),
     listFaults: (_req, res) => res.json({ faults: runtime.faults.map(faultView) }),
     createFault: (_req, res, { body }) => {
+      if (runtime.faults.length >= MAX_FAULTS)
+        return sendError(res, {
+          status: 409,
+          code: 'TOO_MANY_FAULTS',
+          message: `At most ${MAX_FAULTS} faults are in force at a time; clear some with DELETE /__admin/faults.`,
+        });
       const fault = runtime.addFault({
         method: body.method,
         path: body.path,

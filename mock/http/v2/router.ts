@@ -3,6 +3,7 @@
 // scope, permission, licence, AI quota — is read from the operation's `x-` fields in the contract.
 import type { Request, Response } from 'express';
 import { loadTools } from '../../../lib/tool-schemas.ts';
+import { Extractor } from '../../ai/extract.ts';
 import { type Caller, callableTools, type ToolNeeds } from '../../domain/access.ts';
 import { jobById, jobIsDue } from '../../domain/ai.ts';
 import { parseAuditDate, queryAudit } from '../../domain/audit.ts';
@@ -15,7 +16,7 @@ import { userById } from '../../domain/users.ts';
 import { contractRouter, type Handler, type ValidatedRequest } from '../contract.ts';
 import { describeProblems, sendError } from '../error-body.ts';
 import { isFailure, Pipeline, type PipelineLimits } from './pipeline/index.ts';
-import { receiveUpload } from './upload.ts';
+import { extractionLimits, receiveUpload } from './upload.ts';
 import * as view from './views.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: request bodies are checked against the contract before they arrive here.
@@ -38,6 +39,7 @@ const TOOL_NEEDS: ToolNeeds[] = loadTools().map((t) => ({
 
 export function v2Router({ spec, platform, limits, onResponseMismatch }: V2Options) {
   const pipeline = new Pipeline(platform, limits);
+  const extractor = new Extractor(extractionLimits(spec));
   const caller = (res: Response) => res.locals.caller as Caller;
   const who = (res: Response) => ({ tenantId: caller(res).tenant.id, actorId: caller(res).user.id });
   const run = platform.run.bind(platform);
@@ -204,9 +206,13 @@ export function v2Router({ spec, platform, limits, onResponseMismatch }: V2Optio
     },
 
     uploadSourceMaterial: async (req, res) => {
-      const upload = await receiveUpload(req);
+      const upload = await receiveUpload(req, extractor);
       if ('status' in upload) return sendError(res, upload);
-      const { sessionId, file } = run('recordUpload', { tenantId: caller(res).tenant.id, ...upload });
+      const { sessionId, file } = run('recordUpload', {
+        tenantId: caller(res).tenant.id,
+        ...upload,
+        keepCharacters: extractor.limits.storedTextCharacters,
+      });
       res.status(201).json({
         sessionId,
         fileId: file.id,
