@@ -404,6 +404,25 @@ describe('StateFile: a write the disk does not take changes nothing', () => {
     expect(snapshotText(start().platform)).toBe(snapshotText(first.platform));
   });
 
+  it('starts on a full disk with the file as it is, since a fresh snapshot has no room, and keeps every write (docs/mock.md, Durable state)', () => {
+    const first = start();
+    run(first.platform, WRITES[0] as AnyCommand);
+    const noRoomForCopy: StateFileFs = {
+      ...fs,
+      openSync: ((file: string, flags: string) => {
+        if (file.endsWith('.tmp'))
+          throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
+        return fs.openSync(file, flags);
+      }) as StateFileFs['openSync'],
+    };
+    const warnings: string[] = [];
+    const second = start({ fs: noRoomForCopy, warn: (m) => warnings.push(m) });
+    expect(second.report).toEqual({ ...clean, replayed: 1 });
+    expect(warnings.join('\n')).toMatch(/no room for a fresh snapshot \(ENOSPC\)/);
+    run(second.platform, WRITES[2] as AnyCommand);
+    expect(snapshotText(start().platform)).toBe(reference([WRITES[0], WRITES[2]] as AnyCommand[]));
+  });
+
   it('refuses writes once closed instead of answering them unsaved (state-file.ts: close)', () => {
     const first = start();
     first.file.close();

@@ -134,6 +134,9 @@ function parseLine(line: Buffer): unknown {
   return JSON.parse(json);
 }
 
+/** The errors of a full disk or an exhausted quota. */
+const FULL = new Set(['ENOSPC', 'EDQUOT']);
+
 const errorCode = (error: unknown) => (error as NodeJS.ErrnoException).code ?? (error as Error).message;
 
 export class StateFile {
@@ -174,6 +177,8 @@ export class StateFile {
     let damage: Omit<Damage, 'lines'> | null = null;
     let start = 0;
     let line = 0;
+    /** Where the lines that were used end: the file can go on from there. */
+    let usedEnd = 0;
     while (start < data.length && !damage) {
       const newline = data.indexOf(0x0a, start);
       const end = newline < 0 ? data.length : newline;
@@ -208,15 +213,17 @@ export class StateFile {
           report.created = false;
         } catch (error) {
           damage = { line, reason: (error as Error).message, snapshotRead: false, replayed: 0 };
+          break;
         }
-        continue;
+      } else {
+        try {
+          platform.replay(value);
+          report.replayed++;
+        } catch (error) {
+          report.refused.push({ line, reason: (error as Error).message });
+        }
       }
-      try {
-        platform.replay(value);
-        report.replayed++;
-      } catch (error) {
-        report.refused.push({ line, reason: (error as Error).message });
-      }
+      usedEnd = start;
     }
     if (damage) {
       const full: Damage = { ...damage, lines: countLines(data) };
@@ -237,15 +244,32 @@ export class StateFile {
     try {
       this.compact(platform);
     } catch (error) {
-      throw new StateFileUnusable(
-        this.path,
-        `write files in ${dirname(resolve(this.path))}`,
-        error as NodeJS.ErrnoException,
+      // A full disk has no room for a second copy, but the file itself can go on where its used
+      // lines end (writes are refused until there is room again). Any other failure is the path's.
+      if (!FULL.has(errorCode(error)) || usedEnd === 0) {
+        throw new StateFileUnusable(
+          this.path,
+          `write files in ${dirname(resolve(this.path))}`,
+          error as NodeJS.ErrnoException,
+        );
+      }
+      this.continueAt(usedEnd);
+      this.warn(
+        `state file ${this.path}: no room for a fresh snapshot (${errorCode(error)}); going on with the file as it is.`,
       );
     }
     this.platform = platform;
     platform.setJournal(this.journal);
     return report;
+  }
+
+  /** Goes on journalling into the file as it is, after its first `size` bytes; compacts at the first chance. */
+  private continueAt(size: number): void {
+    this.fd = this.fs.openSync(this.path, 'r+');
+    this.cutBack(size);
+    this.size = size;
+    this.lastLineStart = size;
+    this.sinceCompaction = this.compactEvery;
   }
 
   private read(): Buffer {
@@ -360,12 +384,18 @@ function quietly(action: () => void): void {
   } catch {}
 }
 
+/** Seconds a client is asked to wait before retrying a write that was not saved. */
+const RETRY_AFTER = 10;
+
 function notSaved(cause: unknown): JournalError {
   const why =
     cause === true
       ? 'the end of the state file could not be repaired'
       : `writing the state file failed (${errorCode(cause)})`;
-  return new JournalError(`The change was not saved: ${why}. Nothing was changed; retry later.`);
+  return new JournalError(
+    `The change was not saved: ${why}. Nothing was changed; retry after ${RETRY_AFTER}s.`,
+    RETRY_AFTER,
+  );
 }
 
 function countLines(data: Buffer): number {
