@@ -17,8 +17,9 @@ import type { Failure } from './pipeline/index.ts';
 const BUSY_RETRY_AFTER = 5;
 
 /** The extraction limits the contract states on the upload operation. */
-export function extractionLimits(spec: Record<string, any>): ExtractionLimits {
-  const limits = spec.paths?.['/chat/source-materials/upload']?.post?.['x-extraction-limits'];
+export function extractionLimits(spec: Record<string, unknown>): ExtractionLimits {
+  const paths = spec.paths as Record<string, { post?: Record<string, unknown> }> | undefined;
+  const limits = paths?.['/chat/source-materials/upload']?.post?.['x-extraction-limits'];
   if (!limits) throw new Error('the v2 contract states no x-extraction-limits on the upload operation');
   return limits as ExtractionLimits;
 }
