@@ -13,7 +13,7 @@ import { answerClientErrors } from './http/refusals.ts';
 import { DEMO_KEYS, DEMO_TENANT, demoMcpKey, START } from './seed/demo.ts';
 import { loadSeed, SEEDS } from './seed/index.ts';
 import { parseScale, scaleTenant } from './seed/scale.ts';
-import { StateFile, StateFileDamaged, StateFileUnusable } from './store/state-file.ts';
+import { openWarnings, StateFile, StateFileDamaged, StateFileUnusable } from './store/state-file.ts';
 import { WebhookDispatcher } from './webhooks/dispatcher.ts';
 
 const HELP = `usage: lmskit mock [options]
@@ -67,30 +67,21 @@ const platform = new Platform(new VirtualClock({ start: seed.now, frozen: values
 platform.load(seed, true);
 
 const compactEvery = Number(process.env.LMSKIT_COMPACT_EVERY ?? 10_000);
+if (!Number.isInteger(compactEvery) || compactEvery < 1)
+  usageError(`LMSKIT_COMPACT_EVERY takes a whole number ≥ 1, not ${process.env.LMSKIT_COMPACT_EVERY}`, HELP);
 const stateFile = values['state-file'] ? new StateFile(values['state-file'], { compactEvery }) : null;
 if (stateFile) {
-  // Exit codes (docs/mock.md, Durable state): 2 the path cannot hold the file, 3 the file is damaged.
-  let report: ReturnType<StateFile['open']>;
   try {
-    report = stateFile.open(platform, { recover: values.recover });
+    const report = stateFile.open(platform, { recover: values.recover });
+    for (const warning of openWarnings(stateFile.path, report)) console.warn(warning);
+    if (!report.created)
+      console.log(`state file ${stateFile.path}: loaded, ${report.replayed} command(s) replayed`);
   } catch (error) {
+    // One sentence or one paragraph, and the exit code docs/mock.md gives; never a stack trace.
     if (!(error instanceof StateFileUnusable || error instanceof StateFileDamaged)) throw error;
     console.error(error.message);
-    process.exit(error instanceof StateFileUnusable ? 2 : 3);
+    process.exit(error.exitCode);
   }
-  const { path } = stateFile;
-  if (report.torn)
-    console.warn(
-      `state file ${path}: dropped line ${report.torn.line}, a write cut off before it was answered (${report.torn.reason})`,
-    );
-  for (const r of report.refused) console.warn(`state file ${path}: skipped line ${r.line}: ${r.reason}`);
-  if (report.recovered) {
-    const { line, reason, lines, keptAside } = report.recovered;
-    console.warn(
-      `state file ${path}: recovered what could be read; line ${line} (${reason})${line < lines ? ` and the ${lines - line} line(s) after it were` : ' was'} left out. The damaged file is kept at ${keptAside}.`,
-    );
-  }
-  if (!report.created) console.log(`state file ${path}: loaded, ${report.replayed} command(s) replayed`);
 }
 
 const { app } = createApp({

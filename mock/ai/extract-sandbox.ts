@@ -6,8 +6,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import mammoth from 'mammoth';
-import type { AllowedType } from '../../lib/file-types.ts';
-import { docxOverLimit, pdfOverLimit, Unreadable } from './expansion.ts';
+import { docxOverLimit, pdfOverLimit } from './expansion.ts';
 import type { ExtractionLimits, WorkerAnswer, WorkerTask } from './extract.ts';
 
 /** Over a limit: the sentence says which. */
@@ -70,10 +69,10 @@ function docText(data: Buffer, limits: ExtractionLimits): string {
   return text.toString();
 }
 
-export const CHUNK_WORDS = 200;
+const CHUNK_WORDS = 200;
 
 /** Cuts text into chunks of about CHUNK_WORDS words. */
-export function chunk(text: string): string[] {
+function chunk(text: string): string[] {
   const words = text.split(/\s+/).filter(Boolean);
   const chunks: string[] = [];
   for (let i = 0; i < words.length; i += CHUNK_WORDS) chunks.push(words.slice(i, i + CHUNK_WORDS).join(' '));
@@ -92,11 +91,10 @@ async function extract({ data, type, limits }: WorkerTask): Promise<WorkerAnswer
     return { chunks: chunk(text) };
   } catch (error) {
     if (error instanceof OverLimit) return { overLimit: error.message };
-    const reason = error instanceof Unreadable ? error.message : (error as Error).message;
-    return { unreadable: reason };
+    return { unreadable: (error as Error).message };
   }
 }
 
-parentPort?.once('message', (task: WorkerTask & { type: AllowedType }) => {
+parentPort?.once('message', (task: WorkerTask) => {
   void extract(task).then((answer) => parentPort?.postMessage(answer));
 });

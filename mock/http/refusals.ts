@@ -33,7 +33,7 @@ export function refuseDeepJson(_req: IncomingMessage, _res: unknown, body: Buffe
 }
 
 /** The body of an error answer in the shape of the API `path` belongs to. */
-export function errorBody(path: string, status: number, code: string, message: string): unknown {
+function errorBody(path: string, status: number, code: string, message: string): unknown {
   return apiOf(path) === 'v1' ? { status, message } : { error: message, code };
 }
 

@@ -74,6 +74,8 @@ export interface OpenReport {
 
 /** The file is damaged; nothing was changed. The message is the paragraph a person needs. */
 export class StateFileDamaged extends Error {
+  /** The exit code of `lmskit mock` (docs/mock.md). */
+  readonly exitCode = 3;
   constructor(
     readonly path: string,
     readonly damage: Damage,
@@ -98,6 +100,8 @@ export class StateFileDamaged extends Error {
 
 /** The path cannot hold a state file; the message is one sentence. */
 export class StateFileUnusable extends Error {
+  /** The exit code of `lmskit mock` (docs/mock.md). */
+  readonly exitCode = 2;
   constructor(path: string, doing: string, error: NodeJS.ErrnoException) {
     const dir = dirname(resolve(path));
     const why: Record<string, string> = {
@@ -113,6 +117,23 @@ export class StateFileUnusable extends Error {
     );
     this.name = 'StateFileUnusable';
   }
+}
+
+/** What a person should hear about an opened file: what was dropped, skipped or recovered. */
+export function openWarnings(path: string, report: OpenReport): string[] {
+  const warnings = report.refused.map((r) => `state file ${path}: skipped line ${r.line}: ${r.reason}`);
+  if (report.torn)
+    warnings.unshift(
+      `state file ${path}: dropped line ${report.torn.line}, a write cut off before it was answered (${report.torn.reason})`,
+    );
+  if (report.recovered) {
+    const { line, reason, lines, keptAside } = report.recovered;
+    const after = line < lines ? ` and the ${lines - line} line(s) after it were` : ' was';
+    warnings.push(
+      `state file ${path}: recovered what could be read; line ${line} (${reason})${after} left out. The damaged file is kept at ${keptAside}.`,
+    );
+  }
+  return warnings;
 }
 
 const checksum = (json: string) => (crc32(json) >>> 0).toString(16).padStart(8, '0');
