@@ -26,18 +26,17 @@ export const DEFAULT_MODULE_COUNT = 6;
 
 // Uploads.
 
-export function recordUpload(
-  t: TenantState,
-  input: {
-    sessionId?: string;
-    filename: string;
-    mimeType: string;
-    size: number;
-    chunks: string[];
-    keepCharacters?: number;
-  },
-  at: number,
-) {
+export interface UploadInput {
+  sessionId?: string;
+  filename: string;
+  mimeType: string;
+  size: number;
+  chunks: string[];
+  /** The most characters of uploaded text the tenant keeps (x-extraction-limits). */
+  keepCharacters?: number;
+}
+
+export function recordUpload(t: TenantState, input: UploadInput, at: number) {
   // A session is made by the first upload; a later upload names it to add a file to it.
   if (input.sessionId !== undefined && !t.uploads.has(input.sessionId))
     throw notFound(`upload session ${input.sessionId}`);

@@ -25,6 +25,7 @@ import {
   regenerateLesson,
   regenerateQuestion,
   settleJob,
+  type UploadInput,
   updateAiSettings,
 } from './ai.ts';
 import { assign, assignToGroup, finishCourse, setProgress, startCourse } from './assignments.ts';
@@ -269,19 +270,8 @@ export const COMMANDS = {
 
   // AI: the extracted chunks come in, so replay needs neither the file nor the extractor.
 
-  recordUpload: (
-    p: Platform,
-    a: {
-      tenantId: string;
-      sessionId?: string;
-      filename: string;
-      mimeType: string;
-      size: number;
-      chunks: string[];
-      /** The most characters of uploaded text the tenant keeps (x-extraction-limits). */
-      keepCharacters?: number;
-    },
-  ) => recordUpload(p.tenant(a.tenantId), a, p.now()),
+  recordUpload: (p: Platform, a: UploadInput & { tenantId: string }) =>
+    recordUpload(p.tenant(a.tenantId), a, p.now()),
 
   processUpload: (p: Platform, a: { tenantId: string; sessionId: string; fileId: string }) =>
     processUpload(p.tenant(a.tenantId), a.sessionId, a.fileId),

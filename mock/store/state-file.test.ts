@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { diskWithRoom } from '../../test/full-disk.ts';
 import { VirtualClock } from '../domain/clock.ts';
 import { DomainError } from '../domain/errors.ts';
 import { type CommandArgs, type CommandName, JournalError, Platform } from '../domain/platform.ts';
@@ -315,24 +316,8 @@ describe('StateFile: a path that cannot hold the file', () => {
 });
 
 describe('StateFile: a write the disk does not take changes nothing', () => {
-  /** A disk with `free` bytes left: writes past it come up short, then fail with ENOSPC. */
-  function disk(free: number) {
-    const state = { free };
-    const io: StateFileFs = {
-      ...fs,
-      writeSync: ((fd: number, buffer: Buffer, offset: number, length: number, position: number) => {
-        if (state.free <= 0)
-          throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
-        const n = Math.min(length, state.free);
-        state.free -= n;
-        return fs.writeSync(fd, buffer, offset, n, position);
-      }) as StateFileFs['writeSync'],
-    };
-    return { io, state };
-  }
-
   it('refuses a write that comes up short with a JournalError, leaves memory and file as they were, and takes the retry once there is room (docs/mock.md, Durable state: 503, nothing changed)', () => {
-    const { io, state } = disk(Number.POSITIVE_INFINITY);
+    const { io, room: state } = diskWithRoom();
     const first = start({ fs: io });
     run(first.platform, WRITES[0] as AnyCommand);
     const memory = snapshotText(first.platform);
@@ -352,7 +337,7 @@ describe('StateFile: a write the disk does not take changes nothing', () => {
   });
 
   it('rewrites the file before the next write when even cutting the short line back failed (state-file.ts: broken tail)', () => {
-    const { io, state } = disk(Number.POSITIVE_INFINITY);
+    const { io, room: state } = diskWithRoom();
     let truncateWorks = true;
     const first = start({
       fs: {

@@ -7,8 +7,7 @@
 // read-only directory applies; elsewhere a full disk is injected through the state file's file-system
 // interface into the same app in-process, and permissions apply as they are.
 import { execFileSync } from 'node:child_process';
-import * as fs from 'node:fs';
-import { chmodSync, chownSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,7 +17,8 @@ import { VirtualClock } from '../../mock/domain/clock.ts';
 import { Platform } from '../../mock/domain/platform.ts';
 import { DEMO_SITE_API_KEY } from '../../mock/seed/demo.ts';
 import { loadSeed } from '../../mock/seed/index.ts';
-import { StateFile, type StateFileFs } from '../../mock/store/state-file.ts';
+import { StateFile } from '../../mock/store/state-file.ts';
+import { diskWithRoom } from '../full-disk.ts';
 import {
   client,
   freePort,
@@ -156,17 +156,7 @@ describe('a disk that fills up (docs/mock.md, Durable state: 503, nothing change
     'in-process with a full disk injected through the state file: the same promises',
     async () => {
       const path = join(tempDir(), 'state.jsonl');
-      const room = { free: Number.POSITIVE_INFINITY };
-      const io: StateFileFs = {
-        ...fs,
-        writeSync: ((fd: number, buffer: Buffer, offset: number, length: number, position: number) => {
-          if (room.free <= 0)
-            throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
-          const n = Math.min(length, room.free);
-          room.free -= n;
-          return fs.writeSync(fd, buffer, offset, n, position);
-        }) as StateFileFs['writeSync'],
-      };
+      const { io, room } = diskWithRoom();
       const start = async () => {
         const seed = loadSeed('demo');
         const platform = new Platform(new VirtualClock({ start: seed.now }), loadSeed);
@@ -252,7 +242,7 @@ describe('a damaged state file (docs/mock.md, Durable state: never silently star
     expect(stopped.output).toMatch(/--recover/);
     expect(stopped.output).not.toMatch(/^\s+at /m);
     expect(readFileSync(stateFile).equals(bytes)).toBe(true);
-    expect(fs.readdirSync(dir)).toEqual(['state.jsonl']);
+    expect(readdirSync(dir)).toEqual(['state.jsonl']);
 
     const recovered = await mock(stateFile, ['--recover']);
     const kept = /damaged file is kept at (\S+)\./.exec(recovered.p.output())?.[1] as string;
