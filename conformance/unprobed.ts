@@ -39,6 +39,15 @@ const aiQuota = (op: Record<string, unknown>) => op['x-ai-quota'] === true;
 /** Documented responses (operation × status) no check provokes. */
 export const UNPROBED_RESPONSES: UnprobedResponse[] = [
   { api: 'v2', operation: () => true, status: 429, reason: 'the suite never provokes a limit (Politeness)' },
+  ...(['v1', 'v2'] as const).map(
+    (api): UnprobedResponse => ({
+      api,
+      operation: () => true,
+      status: 503,
+      reason:
+        "a deployment answers 503 when it cannot save a write or is busy reading files; the suite cannot fail its disk or fill its workers",
+    }),
+  ),
   {
     api: 'v2',
     operation: (op) => op['x-scope'] === 'read',

@@ -320,6 +320,11 @@ export interface paths {
          *     A non-2xx answer, or no answer, is retried with exponential backoff — 1 s, 2 s, 4 s, … of
          *     wall-clock time — up to 6 attempts in all; the delivery is then `failed`. Delivery is at least
          *     once: a receiver may see an event twice and should drop repeats by `X-Lmskit-Event-Id`.
+         *
+         *     Per receiver at most 4 requests are open at once, oldest delivery first (after a restart too, so
+         *     pending deliveries resume a few at a time). At most 1000 deliveries wait per receiver: past it the
+         *     oldest pending one is `dropped`. The last 100 finished deliveries (delivered, failed or dropped) are
+         *     kept per receiver; older ones are forgotten.
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
@@ -423,7 +428,8 @@ export interface paths {
          * @description The next `count` requests that match `method` and `path` get `status` and `body` instead of
          *     the real answer (nothing changes in the state), or are answered after the added `latencyMs`
          *     (the real answer, delayed). With both, the fault answer comes after the latency. A request
-         *     that several faults match takes the oldest.
+         *     that several faults match takes the oldest. At most 100 faults are in force at a time (409
+         *     `TOO_MANY_FAULTS` past it).
          */
         post: operations["createFault"];
         /**
@@ -884,16 +890,16 @@ export interface components {
             eventId: string;
             eventType: components["schemas"]["WebhookEventName"];
             /**
-             * @description `pending` while attempts remain, `delivered` after a 2xx answer, `failed` after the sixth attempt failed.
+             * @description `pending` while attempts remain, `delivered` after a 2xx answer, `failed` after the sixth attempt failed, `dropped` when it was the oldest pending delivery of a receiver whose queue of 1000 was full: it is not attempted again.
              * @example pending
              * @enum {string}
              */
-            state: "pending" | "delivered" | "failed";
+            state: "pending" | "delivered" | "failed" | "dropped";
             /** @description The attempts so far, oldest first. */
             attempts: components["schemas"]["WebhookDeliveryAttempt"][];
             /**
              * Format: date-time
-             * @description When the next attempt is due, wall-clock time, or null when the delivery is `delivered` or `failed`.
+             * @description When the next attempt is due, wall-clock time, or null once the delivery is no longer `pending`.
              * @example 2026-05-12T09:30:03Z
              */
             nextAttemptAt: string | null;
@@ -1112,6 +1118,20 @@ export interface components {
                 "application/json": components["schemas"]["AdminError"];
             };
         };
+        /** @description The change was not saved: the state file could not be written (a full disk, say), so nothing changed and the same request may be retried after the delay in `Retry-After` (code `STATE_NOT_SAVED`). */
+        ServiceUnavailable: {
+            headers: {
+                /**
+                 * @description Seconds to wait before retrying, the same delay the message names.
+                 * @example 10
+                 */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminError"];
+            };
+        };
         /** @description No such tenant, or no such user, course, assignment, key or webhook receiver in it. */
         NotFound: {
             headers: {
@@ -1208,6 +1228,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getTenant: {
@@ -1264,6 +1285,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listTenantUsers: {
@@ -1347,6 +1369,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["LicenseRestricted"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getMcpKey: {
@@ -1404,6 +1427,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["LicenseRestricted"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getClock: {
@@ -1451,6 +1475,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     setClock: {
@@ -1477,6 +1502,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     recordProgress: {
@@ -1512,6 +1538,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     publishCourse: {
@@ -1540,6 +1567,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listWebhookReceivers: {
@@ -1596,6 +1624,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listWebhookDeliveries: {
@@ -1655,6 +1684,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getAiSettings: {
@@ -1711,6 +1741,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getRequestJournal: {
@@ -1783,6 +1814,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
         };
     };
     clearFaults: {
@@ -1851,6 +1883,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
 }

@@ -1980,6 +1980,16 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The change was not saved: the mock's state file could not be written (a full disk, say), so nothing changed and the same request may be retried after the delay. Assumed choice (the seed shows no server errors): status 503 with code `STATE_NOT_SAVED`, the delay in the message and in `Retry-After`. */
+        ServiceUnavailable: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The new e-mail address belongs to another user. Assumed choice: status 409 with code `EMAIL_TAKEN`. */
         Conflict: {
             headers: {
@@ -1998,7 +2008,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The uploaded file is larger than the documented 20 MB (20971520 bytes). Assumed choice: status 413 with code `FILE_TOO_LARGE`. */
+        /** @description The uploaded file is larger than the documented 20 MB (20971520 bytes), code `FILE_TOO_LARGE`, or it expands past one of the upload operation's `x-extraction-limits` (pages, inflated size, characters of text, time or memory to read it), code `EXTRACTION_LIMIT`, the message naming the limit. Assumed choice: status 413 with these codes. */
         PayloadTooLarge: {
             headers: {
                 [name: string]: unknown;
@@ -2010,6 +2020,16 @@ export interface components {
         /** @description The uploaded file is not one of the documented types (PDF, DOC, DOCX, PNG, JPG, GIF, WebP). Assumed choice: status 415 with code `UNSUPPORTED_FILE_TYPE`. */
         UnsupportedMediaType: {
             headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Every text-extraction worker is busy and the uploads waiting for one fill the queue (code `EXTRACTION_BUSY`), or the upload could not be saved (code `STATE_NOT_SAVED`); nothing changed either way, and the same upload may be retried after the delay. Assumed choice (the seed shows no server errors): status 503, the delay in the message and in `Retry-After`. */
+        UploadUnavailable: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
             content: {
@@ -2568,6 +2588,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     assignCourseToGroups: {
@@ -2603,6 +2624,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     assignCourseChain: {
@@ -2638,6 +2660,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     banUser: {
@@ -2668,6 +2691,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     unbanUser: {
@@ -2699,6 +2723,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     changeUserEmail: {
@@ -2735,6 +2760,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     cloneCourse: {
@@ -2764,6 +2790,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     uploadSourceMaterial: {
@@ -2795,6 +2822,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["UploadUnavailable"];
         };
     };
     processSourceMaterial: {
@@ -2824,6 +2852,7 @@ export interface operations {
             403: components["responses"]["ForbiddenAi"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     generateCourse: {
@@ -2853,6 +2882,7 @@ export interface operations {
             403: components["responses"]["ForbiddenAi"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getGenerationJob: {
@@ -2884,6 +2914,7 @@ export interface operations {
             403: components["responses"]["ForbiddenAi"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     refineCourse: {
@@ -2919,6 +2950,7 @@ export interface operations {
             403: components["responses"]["ForbiddenAi"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     regenerateQuestion: {
@@ -2955,6 +2987,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     regenerateLesson: {
@@ -2990,6 +3023,7 @@ export interface operations {
             403: components["responses"]["ForbiddenAi"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
 }

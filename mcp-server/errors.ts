@@ -52,6 +52,8 @@ export function explainFailure(tool: ToolDefinition, answer: BackendAnswer): str
         ? `That e-mail address is already used by another user. Choose another one. (${said})`
         : `The platform refused because of a conflict: ${said}.`;
     case 413:
+      if (code === 'EXTRACTION_LIMIT')
+        return `The platform will not read this file: ${said} Upload a smaller or simpler file.`;
       if (tool['x-backend'].some((c) => Object.values(c.args).some((a) => a.as === 'file')))
         return `The file is larger than 20 MB. Upload a smaller file. (${said})`;
       return tooLarge(answer.status, said);

@@ -2,10 +2,11 @@
 // main.ts listens; tests build the app in-process.
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { DomainError } from './domain/errors.ts';
-import type { Platform } from './domain/platform.ts';
+import { JournalError, type Platform } from './domain/platform.ts';
 import { adminRouter } from './http/admin/router.ts';
 import { docsRouter, type LoadDocs } from './http/docs.ts';
 import { sendError as sendErrorBody } from './http/error-body.ts';
+import { refuseDeepJson } from './http/refusals.ts';
 import { apiOf, Runtime } from './http/runtime.ts';
 import { sendV1Error, v1ErrorOf } from './http/v1/errors.ts';
 import { v1Router } from './http/v1/router.ts';
@@ -22,7 +23,6 @@ export interface AppOptions {
   specs?: Specs;
   /** Rate limits of /api/v2 (docs/adr-0002: 120 per key per minute; 20 failed logins per IP in 5 minutes). */
   limits?: PipelineLimits;
-  onStateReplaced?: () => void;
   /** The docs site, served at /docs/ when given; loaded on the first request there. */
   docs?: LoadDocs;
   /**
@@ -86,7 +86,7 @@ export function createApp(options: AppOptions) {
   app.set('query parser', 'simple');
   app.use(runtime.recordRequests);
   app.use(runtime.injectFaults);
-  app.use(express.json({ limit: BODY_LIMIT, type: 'application/json' }));
+  app.use(express.json({ limit: BODY_LIMIT, type: 'application/json', verify: refuseDeepJson }));
   if (options.docs) app.use('/docs', docsRouter(options.docs));
 
   app.use('/openapi/v1', v1Router({ spec: specs.v1, platform, onResponseMismatch: mismatch('v1') }));
@@ -102,7 +102,6 @@ export function createApp(options: AppOptions) {
       runtime,
       adminToken: options.adminToken,
       version: options.version ?? '0.0.0',
-      onStateReplaced: options.onStateReplaced,
       onResponseMismatch: mismatch('admin'),
     }),
   );
@@ -111,8 +110,13 @@ export function createApp(options: AppOptions) {
     sendError(req, res, 404, 'NOT_FOUND', `No route for ${req.method} ${req.path}`),
   );
 
-  // Errors: the platform's own in the API's shape; body-parser failures as 400; anything else 500.
+  // Errors: the platform's own in the API's shape; a write the state file could not keep as 503 (it
+  // changed nothing, a retry may work); body-parser failures as 400; anything else 500.
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    if (error instanceof JournalError) {
+      res.set('Retry-After', String(error.retryAfter));
+      return sendError(req, res, 503, 'STATE_NOT_SAVED', error.message);
+    }
     if (error instanceof DomainError) {
       if (apiOf(req.originalUrl) === 'v1') return sendV1Error(res, v1ErrorOf(error));
       const status = error.code === 'LICENSE_RESTRICTED' ? 402 : STATUS_OF[error.kind];
@@ -123,6 +127,8 @@ export function createApp(options: AppOptions) {
       return sendError(req, res, 400, 'VALIDATION_ERROR', `Request body is larger than ${BODY_LIMIT}`);
     if (e.type === 'entity.parse.failed')
       return sendError(req, res, 400, 'VALIDATION_ERROR', 'Malformed JSON body');
+    if (e.type === 'entity.too.deep')
+      return sendError(req, res, 400, 'VALIDATION_ERROR', (error as Error).message);
     if (e.status && e.status >= 400 && e.status < 500)
       return sendError(req, res, 400, 'VALIDATION_ERROR', 'Bad request');
     console.error(error);

@@ -10,10 +10,11 @@ import { VirtualClock } from './domain/clock.ts';
 import { hashKey } from './domain/mcp-keys.ts';
 import { Platform } from './domain/platform.ts';
 import { buildDocsInChildProcess } from './http/docs.ts';
+import { answerClientErrors } from './http/refusals.ts';
 import { DEMO_KEYS, DEMO_TENANT, demoMcpKey, START } from './seed/demo.ts';
 import { loadSeed, SEEDS } from './seed/index.ts';
 import { parseScale, scaleTenant } from './seed/scale.ts';
-import { StateFile } from './store/state-file.ts';
+import { openWarnings, StateFile, StateFileDamaged, StateFileUnusable } from './store/state-file.ts';
 import { WebhookDispatcher } from './webhooks/dispatcher.ts';
 
 const HELP = `usage: lmskit mock [options]
@@ -22,6 +23,7 @@ const HELP = `usage: lmskit mock [options]
   --host H            address to bind (LMSKIT_HOST, default 127.0.0.1)
   --admin-token T     bearer token of /__admin (LMSKIT_ADMIN_TOKEN, default: random, printed)
   --state-file F      keep the state in F across restarts (LMSKIT_STATE_FILE, default: in memory)
+  --recover           start from the readable part of a damaged state file (the file is kept aside)
   --seed NAME         seed of a fresh state: ${Object.keys(SEEDS).join(', ')} (LMSKIT_SEED, default demo)
   --seed-scale SPEC   a seed of the given size instead: users=100000,courses=1000,assignments=500000
   --frozen-clock      the virtual clock moves only when advanced through /__admin
@@ -36,6 +38,7 @@ const values = parseCommandLine(
     host: { type: 'string', default: process.env.LMSKIT_HOST ?? '127.0.0.1' },
     'admin-token': { type: 'string', default: process.env.LMSKIT_ADMIN_TOKEN },
     'state-file': { type: 'string', default: process.env.LMSKIT_STATE_FILE },
+    recover: { type: 'boolean', default: false },
     seed: { type: 'string', default: process.env.LMSKIT_SEED ?? 'demo' },
     'seed-scale': { type: 'string' },
     'frozen-clock': { type: 'boolean', default: false },
@@ -73,18 +76,22 @@ const seed = seeds(values['seed-scale'] ? 'scale' : values.seed);
 const platform = new Platform(new VirtualClock({ start: seed.now, frozen: values['frozen-clock'] }), seeds);
 platform.load(seed, true);
 
-const stateFile = values['state-file'] ? new StateFile(values['state-file']) : null;
+const compactEvery = Number(process.env.LMSKIT_COMPACT_EVERY ?? 10_000);
+if (!Number.isInteger(compactEvery) || compactEvery < 1)
+  usageError(`LMSKIT_COMPACT_EVERY takes a whole number ≥ 1, not ${process.env.LMSKIT_COMPACT_EVERY}`, HELP);
+const stateFile = values['state-file'] ? new StateFile(values['state-file'], { compactEvery }) : null;
 if (stateFile) {
-  const report = stateFile.open(platform);
-  for (const s of report.skipped)
-    console.warn(`state file ${stateFile.path}: skipped line ${s.line}: ${s.reason}`);
-  if (report.keptAside) {
-    console.warn(
-      `state file ${stateFile.path}: its snapshot was unreadable; the old file is kept at ${report.keptAside}`,
-    );
+  try {
+    const report = stateFile.open(platform, { recover: values.recover });
+    for (const warning of openWarnings(stateFile.path, report)) console.warn(warning);
+    if (!report.created)
+      console.log(`state file ${stateFile.path}: loaded, ${report.replayed} command(s) replayed`);
+  } catch (error) {
+    // One sentence or one paragraph, and the exit code docs/mock.md gives; never a stack trace.
+    if (!(error instanceof StateFileUnusable || error instanceof StateFileDamaged)) throw error;
+    console.error(error.message);
+    process.exit(error.exitCode);
   }
-  if (!report.created)
-    console.log(`state file ${stateFile.path}: loaded, ${report.replayed} command(s) replayed`);
 }
 
 const { app } = createApp({
@@ -94,7 +101,6 @@ const { app } = createApp({
   version,
   limits: { requestsPerMinute: rateLimit },
   trustProxy,
-  onStateReplaced: () => stateFile?.compact(platform),
 });
 const dispatcher = new WebhookDispatcher(platform);
 dispatcher.start();
@@ -122,6 +128,7 @@ const server: Server = app.listen(port, values.host, () => {
   ];
   console.log(lines.join('\n'));
 });
+answerClientErrors(server);
 server.on('error', (error) => {
   console.error(`cannot listen on ${values.host}:${port}: ${error.message}`);
   process.exit(1);
@@ -131,7 +138,13 @@ function shutdown(signal: string): void {
   console.log(`\n${signal}: shutting down`);
   dispatcher.stop();
   server.close(() => {
-    stateFile?.compact(platform);
+    try {
+      stateFile?.compact(platform);
+    } catch (error) {
+      console.warn(
+        `state file ${stateFile?.path}: no fresh snapshot at shutdown (${(error as Error).message}); the journal holds every write.`,
+      );
+    }
     stateFile?.close();
     process.exit(0);
   });

@@ -1,51 +1,112 @@
 // Source material for AI generation (seed 000, upload_source_material): the file type is told by
 // its content, not its name, and text is really extracted — from PDF with pdf.js, from DOCX with
 // mammoth — then cut into chunks, as the platform "extracts and embeds" them.
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import mammoth from 'mammoth';
+//
+// A file is the client's to choose, and a few kilobytes can expand to gigabytes or thousands of
+// pages. So extraction runs in a worker thread (extract-sandbox.ts) with a heap limit and a
+// wall-clock budget, checks how far the file expands before parsing it, and stops at the limits of
+// the contract's `x-extraction-limits`; the server's own thread only hands the file over and reads
+// the answer. At most `concurrency` workers run at once, and a few uploads wait for a turn.
+import { Worker } from 'node:worker_threads';
 import type { AllowedType } from '../../lib/file-types.ts';
 
 export { ALLOWED_TYPES, type AllowedType, detectType, MAX_UPLOAD_BYTES } from '../../lib/file-types.ts';
 
-// pdf.js needs the metrics of the 14 standard fonts to place text; they ship with the package.
-const STANDARD_FONTS = `${join(dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')), 'standard_fonts')}/`;
-
-async function pdfText(data: Buffer): Promise<string> {
-  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
-  const doc = await pdfjs.getDocument({
-    data: new Uint8Array(data),
-    standardFontDataUrl: STANDARD_FONTS,
-    isEvalSupported: false,
-  }).promise;
-  const pages: string[] = [];
-  for (let n = 1; n <= doc.numPages; n++) {
-    const content = await (await doc.getPage(n)).getTextContent();
-    pages.push(content.items.map((item) => ('str' in item ? item.str : '')).join(' '));
-  }
-  await doc.destroy();
-  return pages.join('\n');
+/** The limits of `x-extraction-limits` (openapi/v2, the upload operation). */
+export interface ExtractionLimits {
+  textCharacters: number;
+  docxPartsBytes: number;
+  docxXmlBytes: number;
+  pdfPages: number;
+  pdfStreamBytes: number;
+  seconds: number;
+  memoryMb: number;
+  storedTextCharacters: number;
 }
 
-/** Legacy .doc: no parser is worth its weight here; keep the runs of printable text. */
-const docText = (data: Buffer) => (data.toString('latin1').match(/[\x20-\x7e]{6,}/g) ?? []).join(' ');
-
-/** The text of a document; images carry none (no OCR in the mock). */
-export async function extractText(data: Buffer, type: AllowedType): Promise<string> {
-  if (type === 'application/pdf') return pdfText(data);
-  if (type === 'application/vnd.openxmlformats-officedocument.wordprocessingml.document') {
-    return (await mammoth.extractRawText({ buffer: data })).value;
-  }
-  if (type === 'application/msword') return docText(data);
-  return '';
+export interface WorkerTask {
+  data: Uint8Array;
+  type: AllowedType;
+  limits: ExtractionLimits;
 }
 
-export const CHUNK_WORDS = 200;
+/** The chunks of text, or which limit the file passed, or why it cannot be read at all. */
+export type WorkerAnswer = { chunks: string[] } | { overLimit: string } | { unreadable: string };
+export type Extraction = WorkerAnswer | { busy: true };
 
-/** Cuts text into chunks of about CHUNK_WORDS words. */
-export function chunk(text: string): string[] {
-  const words = text.split(/\s+/).filter(Boolean);
-  const chunks: string[] = [];
-  for (let i = 0; i < words.length; i += CHUNK_WORDS) chunks.push(words.slice(i, i + CHUNK_WORDS).join(' '));
-  return chunks;
+/** A `.js` file that loads the TypeScript sandbox through tsx, wherever the package is installed. */
+const WORKER = new URL('./extract-worker.js', import.meta.url);
+
+const HAS_TEXT = new Set<AllowedType>([
+  'application/pdf',
+  'application/msword',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+]);
+
+export class Extractor {
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(
+    readonly limits: ExtractionLimits,
+    private readonly concurrency = 2,
+    private readonly queue = 8,
+  ) {}
+
+  /** The chunks of text of a file of a known type; images carry none (no OCR in the mock). */
+  async extract(data: Buffer, type: AllowedType): Promise<Extraction> {
+    if (!HAS_TEXT.has(type)) return { chunks: [] };
+    if (this.running >= this.concurrency) {
+      if (this.waiting.length >= this.queue) return { busy: true };
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    } else this.running++;
+    try {
+      return await this.inWorker(data, type);
+    } finally {
+      // The slot passes straight to the next upload waiting, if any.
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.running--;
+    }
+  }
+
+  private inWorker(data: Buffer, type: AllowedType): Promise<WorkerAnswer> {
+    const { limits } = this;
+    return new Promise((resolve) => {
+      const worker = new Worker(WORKER, {
+        resourceLimits: { maxOldGenerationSizeMb: limits.memoryMb },
+        stdout: true,
+        stderr: true,
+      });
+      // What the parsers print is of no use to anyone; read and dropped so it cannot pile up.
+      worker.stdout.resume();
+      worker.stderr.resume();
+      let settled = false;
+      const settle = (answer: WorkerAnswer) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        void worker.terminate();
+        resolve(answer);
+      };
+      const timer = setTimeout(
+        () => settle({ overLimit: `it takes longer than ${limits.seconds} s to read` }),
+        limits.seconds * 1000,
+      );
+      worker.once('message', settle);
+      worker.once('error', (error: NodeJS.ErrnoException) =>
+        settle(
+          error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+            ? { overLimit: `it needs more than ${limits.memoryMb} MB of memory to read` }
+            : { unreadable: error.message },
+        ),
+      );
+      worker.once('exit', (code) => settle({ unreadable: `the extraction stopped (exit code ${code})` }));
+      // Handed over without a copy when the buffer owns its memory (small ones share a pool).
+      const owned = data.byteOffset === 0 && data.byteLength === data.buffer.byteLength;
+      const bytes = owned ? new Uint8Array(data.buffer) : new Uint8Array(data);
+      const task: WorkerTask = { data: bytes, type, limits };
+      worker.postMessage(task, [bytes.buffer as ArrayBuffer]);
+    });
+  }
 }

@@ -26,11 +26,17 @@ export const DEFAULT_MODULE_COUNT = 6;
 
 // Uploads.
 
-export function recordUpload(
-  t: TenantState,
-  input: { sessionId?: string; filename: string; mimeType: string; size: number; chunks: string[] },
-  at: number,
-) {
+export interface UploadInput {
+  sessionId?: string;
+  filename: string;
+  mimeType: string;
+  size: number;
+  chunks: string[];
+  /** The most characters of uploaded text the tenant keeps (x-extraction-limits). */
+  keepCharacters?: number;
+}
+
+export function recordUpload(t: TenantState, input: UploadInput, at: number) {
   // A session is made by the first upload; a later upload names it to add a file to it.
   if (input.sessionId !== undefined && !t.uploads.has(input.sessionId))
     throw notFound(`upload session ${input.sessionId}`);
@@ -49,7 +55,25 @@ export function recordUpload(
     processed: false,
   };
   session.files.push(file);
+  if (input.keepCharacters !== undefined) forgetOldestText(t, input.keepCharacters, file.id);
   return { sessionId, file };
+}
+
+/**
+ * Keeps the tenant's uploaded text within `limit` characters: the oldest files go first, and a
+ * session left without files goes with them. The file just uploaded stays.
+ */
+function forgetOldestText(t: TenantState, limit: number, keep: string): void {
+  const size = (f: { chunks: string[] }) => f.chunks.reduce((sum, c) => sum + c.length, 0);
+  let total = 0;
+  for (const session of t.uploads.values()) for (const f of session.files) total += size(f);
+  for (const session of t.uploads.values()) {
+    while (total > limit && session.files[0] && session.files[0].id !== keep) {
+      total -= size(session.files.shift() as { chunks: string[] });
+    }
+    if (session.files.length === 0) t.uploads.delete(session.id);
+    if (total <= limit) return;
+  }
 }
 
 export function processUpload(t: TenantState, sessionId: string, fileId: string) {

@@ -3,6 +3,7 @@
 import { DAY } from './clock.ts';
 import type { Course, Group, PlatformEvent, User } from './model.ts';
 import type { TenantState } from './tenant-state.ts';
+import { queueDeliveries } from './webhooks.ts';
 
 /** Seed 001: "Only events of the last 30 days are returned." */
 export const EVENT_RETENTION = 30 * DAY;
@@ -17,6 +18,7 @@ export const slashType = (dotName: string) =>
 export function emit(t: TenantState, type: string, body: Record<string, unknown>, at: number): PlatformEvent {
   const event = { id: t.nextId('event'), type, occuredAt: at, body };
   t.addEvent(event);
+  queueDeliveries(t, event);
   return event;
 }
 

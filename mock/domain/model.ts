@@ -177,7 +177,8 @@ export interface WebhookDelivery {
   receiverId: string;
   eventId: number;
   eventType: string;
-  state: 'pending' | 'delivered' | 'failed';
+  /** `dropped`: pushed out of a full queue (domain/webhooks.ts), never attempted again. */
+  state: 'pending' | 'delivered' | 'failed' | 'dropped';
   attempts: { at: string; status: number | null; error: string | null }[];
   nextAttemptAt: string | null;
 }

@@ -6,7 +6,7 @@ import { loadSeed } from '../seed/index.ts';
 import { DAY, VirtualClock } from './clock.ts';
 import { DomainError } from './errors.ts';
 import type { PlatformEvent } from './model.ts';
-import { type CommandArgs, type CommandName, type JournalEntry, Platform } from './platform.ts';
+import { type CommandArgs, type CommandName, type Journal, type JournalEntry, Platform } from './platform.ts';
 import type { TenantState } from './tenant-state.ts';
 
 function demoPlatform() {
@@ -17,6 +17,12 @@ function demoPlatform() {
 }
 
 const snapshotText = (p: Platform) => JSON.stringify(p.snapshot());
+
+/** A journal in memory: entries are appended before their command runs and taken back if it is refused. */
+const memoryJournal = (entries: JournalEntry[], copy = false): Journal => ({
+  append: (entry) => entries.push(copy ? structuredClone(entry) : entry),
+  retract: () => entries.pop(),
+});
 
 /** Ids of demo records the commands below refer to. */
 const idOf = (p: Platform, apiId: string) => {
@@ -99,7 +105,8 @@ const story = (p: Platform): AnyCommand[] => [
   ],
   ['revokeMcpKey', { tenantId: 'demo', keyId: 'key_x' }],
   ['createReceiver', { tenantId: 'demo', url: 'https://hooks.example/in', secret: 's3cret', events: null }],
-  ['createDeliveries', { tenantId: 'demo', eventId: 1 }],
+  // The receiver wants every event: the publication queues a delivery in the same command.
+  ['publishCourse', { tenantId: 'demo', courseId: 47 }],
   ['setClock', { now: p.now() + 5 * DAY }],
 ];
 
@@ -174,7 +181,7 @@ describe('Platform.run', () => {
   it('journals each successful command with its arguments and the virtual time it ran at (docs/mock.md, Durable state: an acknowledged write is journalled)', () => {
     const p = demoPlatform();
     const journal: JournalEntry[] = [];
-    p.setJournal((entry) => journal.push(entry));
+    p.setJournal(memoryJournal(journal));
     const t0 = p.now();
     p.run('createGroup', { tenantId: 'demo', input: { name: 'Support' } });
     p.run('advanceClock', { seconds: 90 });
@@ -191,7 +198,7 @@ describe('Platform.run', () => {
     (_, command) => {
       const p = demoPlatform();
       const journal: JournalEntry[] = [];
-      p.setJournal((entry) => journal.push(entry));
+      p.setJournal(memoryJournal(journal));
       expect(() => runPair(p, command(p))).toThrow(DomainError);
       expect(journal).toEqual([]);
     },
@@ -210,7 +217,7 @@ describe('Platform.run', () => {
   it('stops journalling when the journal is removed (docs/mock.md, Durable state)', () => {
     const p = demoPlatform();
     const journal: JournalEntry[] = [];
-    p.setJournal((entry) => journal.push(entry));
+    p.setJournal(memoryJournal(journal));
     p.setJournal(null);
     p.run('createGroup', { tenantId: 'demo', input: { name: 'Support' } });
     expect(journal).toEqual([]);
@@ -274,7 +281,7 @@ describe('Platform.replay', () => {
   it('replaying a recorded journal onto a fresh platform from the same seed gives an identical snapshot (docs/adr-0002: deterministic)', () => {
     const p = demoPlatform();
     const journal: JournalEntry[] = [];
-    p.setJournal((entry) => journal.push(structuredClone(entry)));
+    p.setJournal(memoryJournal(journal, true));
     // Refused commands do not reach the journal and so cannot disturb the replay.
     for (const [, command] of refused) expect(() => runPair(p, command(p))).toThrow();
     for (const command of story(p)) runPair(p, command);
@@ -288,7 +295,7 @@ describe('Platform.replay', () => {
   it('a reset in the journal starts the replay over from the seed (docs/mock.md, the admin API: reset)', () => {
     const p = demoPlatform();
     const journal: JournalEntry[] = [];
-    p.setJournal((entry) => journal.push(structuredClone(entry)));
+    p.setJournal(memoryJournal(journal, true));
     p.run('createGroup', { tenantId: 'demo', input: { name: 'Gone after reset' } });
     p.run('reset', { seed: 'empty' });
     p.run('createGroup', { tenantId: 'demo', input: { name: 'Kept' } });
@@ -301,11 +308,11 @@ describe('Platform.replay', () => {
   it('does not journal what it replays (docs/mock.md, Durable state)', () => {
     const source = demoPlatform();
     const journal: JournalEntry[] = [];
-    source.setJournal((entry) => journal.push(structuredClone(entry)));
+    source.setJournal(memoryJournal(journal, true));
     source.run('createGroup', { tenantId: 'demo', input: { name: 'Support' } });
     const target = demoPlatform();
     const again: JournalEntry[] = [];
-    target.setJournal((entry) => again.push(entry));
+    target.setJournal(memoryJournal(again));
     for (const entry of journal) target.replay(entry);
     expect(again).toEqual([]);
   });

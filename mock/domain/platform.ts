@@ -1,8 +1,10 @@
 // The platform: every tenant's state, the virtual clock, and the commands that change them.
-// A command is the only way to change state. `run` executes one and, when it succeeds, hands it to
-// the journal (if any) before the caller answers — so an acknowledged write is on disk — and tells
-// listeners about the events it emitted. Replaying the journal runs the same commands at the same
-// virtual times, which is why commands take every random value (ids of keys, hashes) as input.
+// A command is the only way to change state. `run` hands a command to the journal (if any) *before*
+// it runs — when the journal cannot keep it, nothing runs and the caller answers 503 — then runs it,
+// takes the entry back if the command is refused, and tells listeners about the events it emitted.
+// So an answered write is on disk and a write that is not on disk never changed memory. Replaying
+// the journal runs the same commands at the same virtual times, which is why commands take every
+// random value (ids of keys, hashes) as input.
 import {
   type AssignUserInput,
   assignChain,
@@ -23,6 +25,7 @@ import {
   regenerateLesson,
   regenerateQuestion,
   settleJob,
+  type UploadInput,
   updateAiSettings,
 } from './ai.ts';
 import { assign, assignToGroup, finishCourse, setProgress, startCourse } from './assignments.ts';
@@ -40,7 +43,6 @@ import type {
   TenantData,
   User,
   WebhookDelivery,
-  WebhookReceiver,
 } from './model.ts';
 import { TenantState } from './tenant-state.ts';
 import {
@@ -53,6 +55,7 @@ import {
   userById,
   withoutPassword,
 } from './users.ts';
+import { createReceiver, deleteReceiver, recordAttempt } from './webhooks.ts';
 
 export interface Snapshot {
   format: 'lmskit-state';
@@ -82,6 +85,17 @@ function requireMcpLicence(t: TenantState): void {
 const actor = (p: Platform, a: { tenantId: string; actorId: number }): User =>
   userById(p.tenant(a.tenantId), a.actorId);
 type AgentArgs = { tenantId: string; actorId: number };
+/** `quotaKeyId`: the key whose daily AI quota the call uses (seed 000, Limits). */
+type AiArgs = AgentArgs & { quotaKeyId?: string };
+
+/**
+ * An AI call that succeeded counts against the day's quota in the same command, so the call and its
+ * count are journalled, or refused, together.
+ */
+function counted<R>(p: Platform, a: AiArgs, result: R): R {
+  if (a.quotaKeyId) consumeAiQuota(p.tenant(a.tenantId), a.quotaKeyId, p.now());
+  return result;
+}
 
 /** The commands, by name. Each takes the platform and plain, serialisable arguments. */
 export const COMMANDS = {
@@ -213,48 +227,10 @@ export const COMMANDS = {
   createReceiver: (
     p: Platform,
     a: { tenantId: string; url: string; secret: string; events: string[] | null },
-  ) => {
-    const t = p.tenant(a.tenantId);
-    const receiver: WebhookReceiver = {
-      id: `wh_${t.nextId('receiver')}`,
-      url: a.url,
-      secret: a.secret,
-      events: a.events,
-      createdAt: p.now(),
-    };
-    t.receivers.set(receiver.id, receiver);
-    return receiver;
-  },
+  ) => createReceiver(p.tenant(a.tenantId), a, p.now()),
 
-  deleteReceiver: (p: Platform, a: { tenantId: string; receiverId: string }) => {
-    const t = p.tenant(a.tenantId);
-    const receiver = t.receivers.get(a.receiverId);
-    if (!receiver) throw notFound(`webhook receiver ${a.receiverId}`);
-    t.receivers.delete(a.receiverId);
-    return receiver;
-  },
-
-  /** One pending delivery of an event to each receiver that wants it. */
-  createDeliveries: (p: Platform, a: { tenantId: string; eventId: number }) => {
-    const t = p.tenant(a.tenantId);
-    const event = t.events.find((e) => e.id === a.eventId);
-    if (!event) throw notFound(`event ${a.eventId}`);
-    return [...t.receivers.values()]
-      .filter((r) => !r.events || r.events.includes(event.type))
-      .map((r) => {
-        const delivery: WebhookDelivery = {
-          id: `dlv_${t.nextId('delivery')}`,
-          receiverId: r.id,
-          eventId: event.id,
-          eventType: event.type,
-          state: 'pending',
-          attempts: [],
-          nextAttemptAt: null,
-        };
-        t.deliveries.set(delivery.id, delivery);
-        return delivery;
-      });
-  },
+  deleteReceiver: (p: Platform, a: { tenantId: string; receiverId: string }) =>
+    deleteReceiver(p.tenant(a.tenantId), a.receiverId),
 
   recordDeliveryAttempt: (
     p: Platform,
@@ -265,14 +241,7 @@ export const COMMANDS = {
       state: WebhookDelivery['state'];
       nextAttemptAt: string | null;
     },
-  ) => {
-    const delivery = p.tenant(a.tenantId).deliveries.get(a.deliveryId);
-    if (!delivery) throw notFound(`delivery ${a.deliveryId}`);
-    delivery.attempts.push(a.attempt);
-    delivery.state = a.state;
-    delivery.nextAttemptAt = a.nextAttemptAt;
-    return delivery;
-  },
+  ) => recordAttempt(p.tenant(a.tenantId), a.deliveryId, a.attempt, a.state, a.nextAttemptAt),
 
   // The /api/v2 writes, acting as the MCP key's owner.
 
@@ -301,36 +270,28 @@ export const COMMANDS = {
 
   // AI: the extracted chunks come in, so replay needs neither the file nor the extractor.
 
-  recordUpload: (
-    p: Platform,
-    a: {
-      tenantId: string;
-      sessionId?: string;
-      filename: string;
-      mimeType: string;
-      size: number;
-      chunks: string[];
-    },
-  ) => recordUpload(p.tenant(a.tenantId), a, p.now()),
+  recordUpload: (p: Platform, a: UploadInput & { tenantId: string }) =>
+    recordUpload(p.tenant(a.tenantId), a, p.now()),
 
   processUpload: (p: Platform, a: { tenantId: string; sessionId: string; fileId: string }) =>
     processUpload(p.tenant(a.tenantId), a.sessionId, a.fileId),
 
-  createJob: (p: Platform, a: AgentArgs & { input: GenerateInput }) =>
-    createJob(p.tenant(a.tenantId), actor(p, a), a.input, p.now()),
+  createJob: (p: Platform, a: AiArgs & { input: GenerateInput }) =>
+    counted(p, a, createJob(p.tenant(a.tenantId), actor(p, a), a.input, p.now())),
 
   settleJob: (p: Platform, a: { tenantId: string; jobId: string }) =>
     settleJob(p.tenant(a.tenantId), a.jobId, p.now()),
 
-  refineCourse: (p: Platform, a: AgentArgs & { courseId: number; feedback: string }) =>
-    refineCourse(p.tenant(a.tenantId), actor(p, a), a.courseId, a.feedback, p.now()),
+  refineCourse: (p: Platform, a: AiArgs & { courseId: number; feedback: string }) =>
+    counted(p, a, refineCourse(p.tenant(a.tenantId), actor(p, a), a.courseId, a.feedback, p.now())),
 
-  regenerateQuestion: (p: Platform, a: AgentArgs & { questionId: number; feedback?: string }) =>
-    regenerateQuestion(p.tenant(a.tenantId), actor(p, a), a.questionId, a.feedback, p.now()),
+  regenerateQuestion: (p: Platform, a: AiArgs & { questionId: number; feedback?: string }) =>
+    counted(p, a, regenerateQuestion(p.tenant(a.tenantId), actor(p, a), a.questionId, a.feedback, p.now())),
 
-  regenerateLesson: (p: Platform, a: AgentArgs & { lessonId: number; feedback?: string }) =>
-    regenerateLesson(p.tenant(a.tenantId), actor(p, a), a.lessonId, a.feedback, p.now()),
+  regenerateLesson: (p: Platform, a: AiArgs & { lessonId: number; feedback?: string }) =>
+    counted(p, a, regenerateLesson(p.tenant(a.tenantId), actor(p, a), a.lessonId, a.feedback, p.now())),
 
+  /** A separate command in journals written before AI calls counted themselves (see `counted`). */
   consumeAiQuota: (p: Platform, a: { tenantId: string; keyId: string }) =>
     consumeAiQuota(p.tenant(a.tenantId), a.keyId, p.now()),
 
@@ -352,6 +313,12 @@ export const COMMANDS = {
     p.load(p.seeds(a.seed));
     return p.clock.now();
   },
+
+  /** Replaces the whole state with an exported one (admin API, `PUT /__admin/snapshot`). */
+  importSnapshot: (p: Platform, a: { snapshot: Snapshot }) => {
+    p.loadSnapshot(a.snapshot);
+    return p.clock.now();
+  },
 };
 
 export type CommandName = keyof typeof COMMANDS;
@@ -361,6 +328,26 @@ export interface JournalEntry {
   t: CommandName;
   a: unknown;
   at: number;
+}
+
+/** Where commands are made durable (the state file, ../store/state-file.ts). */
+export interface Journal {
+  /** Makes the entry durable before its command runs; throws a JournalError when it cannot. */
+  append(entry: JournalEntry): void;
+  /** Takes back the entry just appended: its command was refused and changed nothing. */
+  retract(entry: JournalEntry): void;
+}
+
+/** The journal could not keep a command, so it did not run: nothing changed, and a retry may work. */
+export class JournalError extends Error {
+  constructor(
+    message: string,
+    /** Seconds after which a retry is worth it. */
+    readonly retryAfter = 10,
+  ) {
+    super(message);
+    this.name = 'JournalError';
+  }
 }
 
 /** Arguments as they are journalled: a user's password only as its hash, never in clear. */
@@ -374,7 +361,7 @@ export class Platform {
   /** Goes up with every change of state: what a read may cache is valid for one version. */
   version = 0;
   private readonly bySiteKey = new Map<string, TenantState>();
-  private journal: ((entry: JournalEntry) => void) | null = null;
+  private journal: Journal | null = null;
   private readonly eventListeners = new Set<(tenant: TenantState, events: PlatformEvent[]) => void>();
   private readonly loadListeners = new Set<() => void>();
 
@@ -409,14 +396,24 @@ export class Platform {
     return this.bySiteKey.get(key);
   }
 
-  /** Runs a command; on success journals it and announces the events it emitted. */
+  /**
+   * Journals a command, runs it (taking the entry back if it is refused) and announces the events it
+   * emitted. Throws the journal's JournalError, before anything changed, when it cannot be kept.
+   */
   run<N extends CommandName>(name: N, args: CommandArgs<N>): CommandResult<N> {
     const at = this.now();
+    const entry: JournalEntry = { t: name, a: journalled(args), at };
+    this.journal?.append(entry);
     const eventCounts = new Map([...this.tenants].map(([id, t]) => [id, t.events.length]));
     const command = COMMANDS[name] as (p: Platform, a: CommandArgs<N>) => CommandResult<N>;
-    const result = this.atInstant(at, () => command(this, args));
+    let result: CommandResult<N>;
+    try {
+      result = this.atInstant(at, () => command(this, args));
+    } catch (error) {
+      this.journal?.retract(entry);
+      throw error;
+    }
     this.version++;
-    this.journal?.({ t: name, a: journalled(args), at });
     for (const [id, tenant] of this.tenants) {
       const fresh = tenant.events.slice(eventCounts.get(id) ?? tenant.events.length);
       if (fresh.length) for (const listener of this.eventListeners) listener(tenant, fresh);
@@ -424,14 +421,20 @@ export class Platform {
     return result;
   }
 
-  /** Re-runs a journalled command at its recorded virtual time, without journalling it again. */
+  /**
+   * Re-runs a journalled command at its recorded virtual time, without journalling it again. A
+   * command that throws was refused when it first ran too (the process stopped before its entry was
+   * taken back): it changed nothing then and changes nothing now.
+   */
   replay(entry: JournalEntry): void {
     this.clock.set(entry.at);
-    const command = COMMANDS[entry.t] as (p: Platform, a: unknown) => unknown;
+    const command = COMMANDS[entry.t] as ((p: Platform, a: unknown) => unknown) | undefined;
+    if (!command) throw new Error(`unknown command ${entry.t}`);
     this.atInstant(entry.at, () => command(this, entry.a));
+    this.version++;
   }
 
-  setJournal(journal: ((entry: JournalEntry) => void) | null): void {
+  setJournal(journal: Journal | null): void {
     this.journal = journal;
   }
 
@@ -462,6 +465,30 @@ export class Platform {
   onLoad(listener: () => void): () => void {
     this.loadListeners.add(listener);
     return () => this.loadListeners.delete(listener);
+  }
+
+  /** Checks the outline of a snapshot (from a file or the admin API) and loads it. */
+  loadSnapshot(snapshot: Snapshot): void {
+    if (snapshot?.format !== 'lmskit-state' || snapshot.version !== 1 || typeof snapshot.now !== 'number') {
+      throw new DomainError(
+        'validation',
+        'not an lmskit state snapshot (format lmskit-state, version 1)',
+        {},
+        undefined,
+        'VALIDATION_ERROR',
+      );
+    }
+    try {
+      this.load({ now: snapshot.now, tenants: Object.values(snapshot.tenants) });
+    } catch (error) {
+      throw new DomainError(
+        'validation',
+        `the snapshot cannot be loaded: ${(error as Error).message}`,
+        {},
+        undefined,
+        'VALIDATION_ERROR',
+      );
+    }
   }
 
   snapshot(): Snapshot {

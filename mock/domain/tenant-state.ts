@@ -330,4 +330,18 @@ export class TenantState {
   lastEvent(type: string): PlatformEvent | undefined {
     return this.lastEventByType.get(type);
   }
+
+  /** Events are kept in the order of their ids, so one is found by bisection. */
+  eventById(id: number): PlatformEvent | undefined {
+    let low = 0;
+    let high = this.events.length - 1;
+    while (low <= high) {
+      const mid = (low + high) >>> 1;
+      const event = this.events[mid] as PlatformEvent;
+      if (event.id === id) return event;
+      if (event.id < id) low = mid + 1;
+      else high = mid - 1;
+    }
+    return undefined;
+  }
 }

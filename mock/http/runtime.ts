@@ -12,6 +12,8 @@ export interface JournalRecord {
 }
 
 export const JOURNAL_SIZE = 1000;
+/** Faults in force at a time (admin API, "Faults"): each may hold a body of up to 1 MB. */
+export const MAX_FAULTS = 100;
 
 export interface Fault {
   id: string;

@@ -1,15 +1,26 @@
-// The durable state file (docs/mock.md, Durable state; `--state-file`): a snapshot line and then one
-// journal line per acknowledged command, each with a CRC32. A restart must restore every
-// acknowledged write; a torn or corrupt line is reported and skipped, never fatal.
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// The durable state file (docs/mock.md, Durable state): a snapshot line and then one journal line per
+// acknowledged command, each with a CRC32. A restart restores every acknowledged write; a write the
+// disk does not take changes nothing and is refused; a torn last line is dropped; any other damage
+// stops the start unless recovery is asked for; a path that cannot hold the file is one sentence.
+import * as fs from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { diskWithRoom } from '../../test/full-disk.ts';
 import { VirtualClock } from '../domain/clock.ts';
 import { DomainError } from '../domain/errors.ts';
-import { type CommandArgs, type CommandName, Platform } from '../domain/platform.ts';
+import { type CommandArgs, type CommandName, JournalError, Platform } from '../domain/platform.ts';
 import { loadSeed } from '../seed/index.ts';
-import { StateFile } from './state-file.ts';
+import {
+  type OpenReport,
+  StateFile,
+  StateFileDamaged,
+  type StateFileFs,
+  type StateFileOptions,
+  StateFileUnusable,
+} from './state-file.ts';
 
 let dir = '';
 let path = '';
@@ -33,13 +44,15 @@ function demoPlatform() {
 }
 
 /** A process start: the seed is loaded, then the state file (as mock/main.ts does). */
-function start(compactEvery?: number) {
+function start(options: StateFileOptions & { recover?: boolean } = {}) {
   const platform = demoPlatform();
-  const file = new StateFile(path, compactEvery);
+  const file = new StateFile(path, { warn: () => {}, ...options });
   opened.push(file);
-  const report = file.open(platform);
+  const report = file.open(platform, { recover: options.recover });
   return { platform, file, report };
 }
+
+const clean: OpenReport = { replayed: 0, created: false, refused: [] };
 
 const snapshotText = (p: Platform) => JSON.stringify(p.snapshot());
 const lines = () => readFileSync(path, 'utf8').split('\n').filter(Boolean);
@@ -84,15 +97,15 @@ function reference(commands: AnyCommand[]): string {
 }
 
 describe('StateFile.open on a missing file', () => {
-  it('starts from the seed and reports created: true (docs/mock.md, Durable state: a fresh state comes from the seed)', () => {
+  it('starts from the seed and reports created: true (docs/mock.md, Options: --state-file; a fresh state comes from the seed)', () => {
     const { platform, report } = start();
-    expect(report).toEqual({ replayed: 0, skipped: [], created: true });
+    expect(report).toEqual({ ...clean, created: true });
     expect(snapshotText(platform)).toBe(snapshotText(demoPlatform()));
     expect(existsSync(path)).toBe(true);
     expect(lines()).toHaveLength(1);
   });
 
-  it('treats an empty file like a missing one (docs/mock.md, Durable state)', () => {
+  it('treats an empty file like a missing one (docs/mock.md, Options: --state-file)', () => {
     writeFileSync(path, '');
     const { platform, report } = start();
     expect(report.created).toBe(true);
@@ -107,7 +120,7 @@ describe('StateFile: acknowledged writes survive a restart', () => {
     expect(lines()).toHaveLength(1 + WRITES.length);
     // No close(): the process dies; a new process opens the same file.
     const second = start();
-    expect(second.report).toEqual({ replayed: WRITES.length, skipped: [], created: false });
+    expect(second.report).toEqual({ ...clean, replayed: WRITES.length });
     expect(snapshotText(second.platform)).toBe(snapshotText(first.platform));
     expect(second.platform.tenant('demo').userByApiId('nora')?.email).toBe('nora@demo.example');
   });
@@ -128,20 +141,20 @@ describe('StateFile: acknowledged writes survive a restart', () => {
     start();
     expect(lines()).toHaveLength(1);
     const third = start();
-    expect(third.report).toEqual({ replayed: 0, skipped: [], created: false });
+    expect(third.report).toEqual(clean);
     expect(snapshotText(third.platform)).toBe(snapshotText(first.platform));
   });
 
   it('compacts while running and still restores every write (state-file.ts: compactEvery)', () => {
-    const first = start(3);
+    const first = start({ compactEvery: 3 });
     for (const command of WRITES) run(first.platform, command);
-    expect(lines().length).toBeLessThanOrEqual(3);
+    expect(lines().length).toBeLessThanOrEqual(4);
     const second = start();
-    expect(second.report.skipped).toEqual([]);
+    expect(second.report).toEqual({ ...clean, replayed: WRITES.length % 3 || 3 });
     expect(snapshotText(second.platform)).toBe(snapshotText(first.platform));
   });
 
-  it('writes nothing for a refused command (docs/mock.md, Durable state: only successful commands are journalled)', () => {
+  it('takes the line of a refused command back: the file is as before (docs/mock.md, Durable state: only successful commands are journalled)', () => {
     const first = start();
     run(first.platform, WRITES[0] as AnyCommand);
     const before = readFileSync(path, 'utf8');
@@ -150,8 +163,8 @@ describe('StateFile: acknowledged writes survive a restart', () => {
   });
 });
 
-describe('StateFile: damaged lines are reported and skipped', () => {
-  it('skips a last line cut in the middle and keeps every other write (docs/mock.md, Durable state: a torn tail is not fatal)', () => {
+describe('StateFile: a torn last line', () => {
+  it('drops a last line cut in the middle and keeps every other write (docs/mock.md, Durable state: a torn tail was never answered)', () => {
     const first = start();
     for (const command of WRITES) run(first.platform, command);
     const text = readFileSync(path, 'utf8');
@@ -160,45 +173,245 @@ describe('StateFile: damaged lines are reported and skipped', () => {
     writeFileSync(path, text.slice(0, cut));
 
     const second = start();
-    expect(second.report.skipped).toEqual([{ line: 1 + WRITES.length, reason: expect.any(String) }]);
+    expect(second.report.torn).toEqual({ line: 1 + WRITES.length, reason: expect.any(String) });
     expect(second.report.replayed).toBe(WRITES.length - 1);
     expect(snapshotText(second.platform)).toBe(reference(WRITES.slice(0, -1)));
   });
+
+  it('drops a last line that lacks only its newline: the write stopped before it was answered (state-file.ts: a line is complete with its newline)', () => {
+    const first = start();
+    for (const command of WRITES) run(first.platform, command);
+    writeFileSync(path, readFileSync(path, 'utf8').slice(0, -1));
+    const second = start();
+    expect(second.report.torn?.line).toBe(1 + WRITES.length);
+    expect(snapshotText(second.platform)).toBe(reference(WRITES.slice(0, -1)));
+  });
+
+  it('drops the torn line for good: the next start reports nothing (state-file.ts: compaction at start)', () => {
+    const first = start();
+    for (const command of WRITES) run(first.platform, command);
+    writeFileSync(path, readFileSync(path, 'utf8').slice(0, -10));
+    expect(start().report.torn).toBeDefined();
+    const third = start();
+    expect(third.report).toEqual(clean);
+    expect(snapshotText(third.platform)).toBe(reference(WRITES.slice(0, -1)));
+  });
+
+  it('replays past a journalled command that is refused again: the process stopped before its line was taken back (platform.ts: replay)', () => {
+    const first = start();
+    run(first.platform, WRITES[0] as AnyCommand);
+    run(first.platform, WRITES[2] as AnyCommand);
+    const [snapshot, ...journal] = lines();
+    // The line a refused ban of otto (an expert on courses, seed 001: 422) leaves when the process
+    // dies before taking it back, between the two writes.
+    const at = JSON.parse((journal[0] ?? '').split('\t')[0] ?? '').at;
+    const json = JSON.stringify({ t: 'blockUser', a: { tenantId: 'demo', apiId: 'otto' }, at });
+    const refusedLine = `${json}\t${(crc32(json) >>> 0).toString(16).padStart(8, '0')}`;
+    writeFileSync(path, `${[snapshot, journal[0], refusedLine, journal[1]].join('\n')}\n`);
+
+    const second = start();
+    expect(second.report.refused).toEqual([{ line: 3, reason: expect.stringMatching(/expert/i) }]);
+    expect(second.report.replayed).toBe(2);
+    expect(snapshotText(second.platform)).toBe(reference([WRITES[0], WRITES[2]] as AnyCommand[]));
+  });
+});
+
+describe('StateFile: a damaged file stops the start unless recovery is asked for', () => {
+  /** The file after WRITES, with the line of WRITES[2] (line 4: the Support group) damaged. */
+  function damagedAtLine4(damage: (line: string) => string): string {
+    const first = start();
+    for (const command of WRITES) run(first.platform, command);
+    const all = lines();
+    expect(all[3]).toContain('"Support"');
+    all[3] = damage(all[3] ?? '');
+    const text = `${all.join('\n')}\n`;
+    writeFileSync(path, text);
+    return text;
+  }
 
   it.each<[string, (line: string) => string]>([
     ['a wrong checksum', (line) => `${line.slice(0, line.lastIndexOf('\t'))}\t00000000`],
     ['a changed payload', (line) => line.replace('"Support"', '"Suppurt"')],
   ])(
-    'stops at a line with %s: the writes before it are kept, the rest is not replayed onto the wrong state, and the file is kept aside (state-file.ts: CRC32 per line)',
+    'refuses to start on a line with %s, says where, what can be read and the flag, and leaves the file untouched (docs/mock.md, Durable state: never silently start over)',
     (_, damage) => {
-      const first = start();
-      for (const command of WRITES) run(first.platform, command);
-      const all = lines();
-      // Line 1 is the snapshot; WRITES[2] (the Support group) is on line 4.
-      const index = 3;
-      expect(all[index]).toContain('"Support"');
-      all[index] = damage(all[index] ?? '');
-      writeFileSync(path, `${all.join('\n')}\n`);
-
-      const second = start();
-      expect(second.report.skipped[0]).toEqual({ line: 4, reason: expect.stringMatching(/checksum/) });
-      expect(second.report.skipped[1]?.reason).toMatch(/not replayed/);
-      expect(second.report.replayed).toBe(2);
-      expect(snapshotText(second.platform)).toBe(reference(WRITES.slice(0, 2)));
-      expect(second.report.keptAside).toBeDefined();
-      expect(readFileSync(second.report.keptAside as string, 'utf8')).toBe(`${all.join('\n')}\n`);
+      const text = damagedAtLine4(damage);
+      let error: unknown;
+      try {
+        start();
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(StateFileDamaged);
+      const message = (error as Error).message;
+      expect(message).toContain(`${path} is damaged at line 4 of ${1 + WRITES.length} (checksum mismatch)`);
+      expect(message).toContain('the snapshot and the 2 command(s) journalled after it, up to line 3');
+      expect(message).toContain(`Lines 4 to ${1 + WRITES.length} cannot be used`);
+      expect(message).toContain('--recover');
+      expect(readFileSync(path, 'utf8')).toBe(text);
+      expect(fs.readdirSync(dir)).toEqual(['state.jsonl']);
     },
   );
 
-  it('drops the damaged line for good: the next start reports nothing (state-file.ts: compaction at start)', () => {
+  it('with recover, starts from the readable part and keeps the damaged file aside (docs/mock.md, Durable state: --recover)', () => {
+    const text = damagedAtLine4((line) => line.replace('"Support"', '"Suppurt"'));
+    const second = start({ recover: true });
+    expect(second.report.recovered).toMatchObject({
+      line: 4,
+      lines: 1 + WRITES.length,
+      snapshotRead: true,
+      replayed: 2,
+    });
+    expect(snapshotText(second.platform)).toBe(reference(WRITES.slice(0, 2)));
+    expect(readFileSync(second.report.recovered?.keptAside as string, 'utf8')).toBe(text);
+    // The file now holds what was recovered: the next start is clean.
+    expect(start().report).toEqual(clean);
+  });
+
+  it('refuses a flipped bit in the snapshot line, saying nothing can be read; recover starts from the seed (docs/mock.md, Durable state)', () => {
     const first = start();
     for (const command of WRITES) run(first.platform, command);
-    writeFileSync(path, readFileSync(path, 'utf8').slice(0, -10));
+    const bytes = readFileSync(path);
+    const at = bytes.indexOf('"demo"');
+    bytes[at + 2] = (bytes[at + 2] as number) ^ 0x01;
+    writeFileSync(path, bytes);
+
+    expect(() => start()).toThrow(/damaged at line 1 .*What can be read: nothing/s);
+    expect(readFileSync(path).equals(bytes)).toBe(true);
+    const recovered = start({ recover: true });
+    expect(recovered.report.recovered).toMatchObject({ line: 1, snapshotRead: false });
+    expect(snapshotText(recovered.platform)).toBe(snapshotText(demoPlatform()));
+    expect(readFileSync(recovered.report.recovered?.keptAside as string).equals(bytes)).toBe(true);
+  });
+});
+
+describe('StateFile: a path that cannot hold the file', () => {
+  const failure = (code: string) => () => {
+    throw Object.assign(new Error(`${code}: refused`), { code });
+  };
+
+  it.each<[string, () => void, RegExp]>([
+    ['a directory', () => mkdirSync(path), /is a directory/],
+    [
+      'a missing parent directory',
+      () => (path = join(dir, 'missing', 'state.jsonl')),
+      /directory .*missing does not exist/,
+    ],
+  ])('refuses %s in one sentence (docs/mock.md, Durable state: exit code 2)', (_, arrange, reason) => {
+    arrange();
+    expect(() => start()).toThrow(StateFileUnusable);
+    expect(() => start()).toThrow(reason);
+    expect(() => start()).toThrow(/^The state file .* cannot be used: [^\n]*\.$/);
+  });
+
+  it.each([
+    ['EACCES', /may not write files in/],
+    ['EROFS', /read-only file system/],
+  ])(
+    'refuses a directory it may not write in (%s) in one sentence (docs/mock.md, Durable state: exit code 2)',
+    (code, reason) => {
+      expect(() => start({ fs: { ...fs, openSync: failure(code) } })).toThrow(reason);
+    },
+  );
+});
+
+describe('StateFile: a write the disk does not take changes nothing', () => {
+  it('refuses a write that comes up short with a JournalError, leaves memory and file as they were, and takes the retry once there is room (docs/mock.md, Durable state: 503, nothing changed)', () => {
+    const { io, room: state } = diskWithRoom();
+    const first = start({ fs: io });
+    run(first.platform, WRITES[0] as AnyCommand);
+    const memory = snapshotText(first.platform);
+    const file = readFileSync(path, 'utf8');
+
+    state.free = 40; // less than a journal line
+    expect(() => run(first.platform, WRITES[2] as AnyCommand)).toThrow(JournalError);
+    expect(snapshotText(first.platform)).toBe(memory);
+    expect(readFileSync(path, 'utf8')).toBe(file);
+    expect(() => run(first.platform, WRITES[2] as AnyCommand)).toThrow(/no space left|ENOSPC/);
+
+    state.free = Number.POSITIVE_INFINITY;
+    run(first.platform, WRITES[2] as AnyCommand);
     const second = start();
-    expect(second.report.skipped).toHaveLength(1);
-    const third = start();
-    expect(third.report).toEqual({ replayed: 0, skipped: [], created: false });
-    expect(snapshotText(third.platform)).toBe(snapshotText(second.platform));
+    expect(second.report).toEqual({ ...clean, replayed: 2 });
+    expect(snapshotText(second.platform)).toBe(reference([WRITES[0], WRITES[2]] as AnyCommand[]));
+  });
+
+  it('rewrites the file before the next write when even cutting the short line back failed (state-file.ts: broken tail)', () => {
+    const { io, room: state } = diskWithRoom();
+    let truncateWorks = true;
+    const first = start({
+      fs: {
+        ...io,
+        ftruncateSync: ((fd: number, len?: number) => {
+          if (!truncateWorks) throw Object.assign(new Error('EIO: i/o error'), { code: 'EIO' });
+          fs.ftruncateSync(fd, len);
+        }) as StateFileFs['ftruncateSync'],
+      },
+    });
+    run(first.platform, WRITES[0] as AnyCommand);
+    state.free = 40;
+    truncateWorks = false;
+    expect(() => run(first.platform, WRITES[2] as AnyCommand)).toThrow(JournalError);
+    // A torn line sits in the middle of the file now; the next write must not land behind it.
+    state.free = Number.POSITIVE_INFINITY;
+    truncateWorks = true;
+    run(first.platform, WRITES[3] as AnyCommand);
+    const second = start();
+    expect(second.report.torn).toBeUndefined();
+    expect(snapshotText(second.platform)).toBe(reference([WRITES[0], WRITES[3]] as AnyCommand[]));
+  });
+
+  it('keeps journalling when compaction fails, says so, and compacts again once it can (docs/mock.md, Durable state: compaction failure is reported and retried)', () => {
+    let tmpAllowed = true;
+    const warnings: string[] = [];
+    const first = start({
+      compactEvery: 2,
+      compactionRetryMs: 0,
+      warn: (m) => warnings.push(m),
+      fs: {
+        ...fs,
+        openSync: ((file: string, flags: string) => {
+          if (!tmpAllowed && file.endsWith('.tmp'))
+            throw Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' });
+          return fs.openSync(file, flags);
+        }) as StateFileFs['openSync'],
+      },
+    });
+    tmpAllowed = false;
+    for (const command of WRITES) run(first.platform, command);
+    expect(warnings.some((w) => /compaction failed \(EACCES\).*Nothing is lost/.test(w))).toBe(true);
+    expect(lines()).toHaveLength(1 + WRITES.length);
+
+    tmpAllowed = true;
+    run(first.platform, ['advanceClock', { seconds: 1 }]);
+    expect(warnings.at(-1)).toMatch(/compaction works again/);
+    expect(lines()).toHaveLength(2);
+    expect(snapshotText(start().platform)).toBe(snapshotText(first.platform));
+  });
+
+  it('starts on a full disk with the file as it is, since a fresh snapshot has no room, and keeps every write (docs/mock.md, Durable state)', () => {
+    const first = start();
+    run(first.platform, WRITES[0] as AnyCommand);
+    const noRoomForCopy: StateFileFs = {
+      ...fs,
+      openSync: ((file: string, flags: string) => {
+        if (file.endsWith('.tmp'))
+          throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
+        return fs.openSync(file, flags);
+      }) as StateFileFs['openSync'],
+    };
+    const warnings: string[] = [];
+    const second = start({ fs: noRoomForCopy, warn: (m) => warnings.push(m) });
+    expect(second.report).toEqual({ ...clean, replayed: 1 });
+    expect(warnings.join('\n')).toMatch(/no room for a fresh snapshot \(ENOSPC\)/);
+    run(second.platform, WRITES[2] as AnyCommand);
+    expect(snapshotText(start().platform)).toBe(reference([WRITES[0], WRITES[2]] as AnyCommand[]));
+  });
+
+  it('refuses writes once closed instead of answering them unsaved (state-file.ts: close)', () => {
+    const first = start();
+    first.file.close();
+    expect(() => run(first.platform, WRITES[0] as AnyCommand)).toThrow(JournalError);
   });
 });
 

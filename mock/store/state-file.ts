@@ -3,133 +3,424 @@
 //   line 1      {"snapshot": <platform state>}\t<crc32>
 //   line 2..n   {"t": <command>, "a": <args>, "at": <virtual time>}\t<crc32>
 //
-// Every command that succeeded is appended (synchronously, before the HTTP answer leaves), so a
-// write that was acknowledged survives `kill -9`. At start the snapshot is loaded and the commands
-// replayed. A torn last line (a write cut off before it was acknowledged) is reported and dropped; an
-// unreadable line elsewhere stops the replay there and the file is kept aside. Never fatal.
-// Compaction writes a new snapshot to a temporary file and renames it over the old one.
-import {
-  closeSync,
-  copyFileSync,
-  existsSync,
-  fsyncSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  writeSync,
-} from 'node:fs';
+// A command's line is written, completely, before the command runs (Platform.run), so a write that
+// was answered 2xx survives `kill -9`. A write that fails or comes up short (a full disk) is cut back
+// off the file and the command does not run: memory and file still agree, and the client gets a 503
+// to retry. A command that is then refused takes its line back.
+//
+// At start the snapshot is loaded and the commands replayed. A last line without its newline is a
+// write cut off before it was answered: it is reported and dropped. Any other unreadable line is
+// damage: `open` stops with StateFileDamaged, which says where and what could be read, and changes
+// nothing — unless asked to recover, which copies the damaged file aside and starts from the readable
+// part. A path that cannot hold the file (a directory, a missing or read-only directory) is a
+// StateFileUnusable, a one-sentence error. So the file never silently starts over.
+//
+// Compaction writes a fresh snapshot to a temporary file and renames it over the old one: at start,
+// every `compactEvery` commands and at shutdown. One that fails while running is reported and retried
+// later; the journal goes on, since every line it holds is still in the file.
+import * as nodeFs from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { crc32 } from 'node:zlib';
-import type { JournalEntry, Platform, Snapshot } from '../domain/platform.ts';
+import { type Journal, type JournalEntry, JournalError, type Platform } from '../domain/platform.ts';
+
+/** The file-system calls the state file makes; tests inject failures through it. */
+export type StateFileFs = Pick<
+  typeof nodeFs,
+  | 'openSync'
+  | 'writeSync'
+  | 'ftruncateSync'
+  | 'fsyncSync'
+  | 'closeSync'
+  | 'renameSync'
+  | 'rmSync'
+  | 'readFileSync'
+  | 'copyFileSync'
+  | 'statSync'
+>;
+
+export interface StateFileOptions {
+  /** Journal lines after which the file is compacted while running. */
+  compactEvery?: number;
+  /** How long after a failed compaction the next one is tried. */
+  compactionRetryMs?: number;
+  fs?: StateFileFs;
+  /** Where compaction trouble is reported (stderr by default). */
+  warn?: (message: string) => void;
+}
+
+export interface Damage {
+  /** The first unreadable line (1-based) and why. */
+  line: number;
+  reason: string;
+  /** Lines in the file. */
+  lines: number;
+  /** Whether the snapshot (line 1) could be read, and how many commands after it were replayed. */
+  snapshotRead: boolean;
+  replayed: number;
+}
 
 export interface OpenReport {
   /** Commands replayed from the journal. */
   replayed: number;
-  /** Lines not replayed: a torn last line, or an unreadable line and everything after it. */
-  skipped: { line: number; reason: string }[];
   /** True when the file did not exist (or was empty) and was started from the current state. */
   created: boolean;
-  /** Where an unreadable file was copied before a fresh one was started. */
-  keptAside?: string;
+  /** A last line cut off before its newline: a write that was never answered, dropped. */
+  torn?: { line: number; reason: string };
+  /** Journalled commands refused again on replay: they changed nothing when first run either. */
+  refused: { line: number; reason: string }[];
+  /** With `recover`: the damage accepted, and where the damaged file was copied. */
+  recovered?: Damage & { keptAside: string };
+}
+
+/** The file is damaged; nothing was changed. The message is the paragraph a person needs. */
+export class StateFileDamaged extends Error {
+  /** The exit code of `lmskit mock` (docs/mock.md). */
+  readonly exitCode = 3;
+  constructor(
+    readonly path: string,
+    readonly damage: Damage,
+  ) {
+    const { line, reason, lines, snapshotRead, replayed } = damage;
+    const readable = !snapshotRead
+      ? 'nothing: without its snapshot no line of it can be used, so recovering starts from a fresh seed'
+      : `the snapshot and the ${replayed} command(s) journalled after it, up to line ${line - 1}`;
+    const lost =
+      line < lines
+        ? ` Lines ${line} to ${lines} cannot be used, since the commands after a damaged line would replay onto the wrong state.`
+        : '';
+    super(
+      `The state file ${path} is damaged at line ${line} of ${lines} (${reason}). What can be read: ${readable}.${lost} ` +
+        'Nothing was changed and the mock did not start. To start from what can be read, run again with --recover: ' +
+        `the damaged file is then copied to ${path}.corrupt-<time> and ${path} is rewritten from the readable part. ` +
+        'To start over instead, move the file away.',
+    );
+    this.name = 'StateFileDamaged';
+  }
+}
+
+/** The path cannot hold a state file; the message is one sentence. */
+export class StateFileUnusable extends Error {
+  /** The exit code of `lmskit mock` (docs/mock.md). */
+  readonly exitCode = 2;
+  constructor(path: string, doing: string, error: NodeJS.ErrnoException) {
+    const dir = dirname(resolve(path));
+    const why: Record<string, string> = {
+      ENOENT: `the directory ${dir} does not exist`,
+      ENOTDIR: `a part of ${dir} is not a directory`,
+      EISDIR: 'it is a directory; give the path of a file (it is created when missing)',
+      EACCES: `this process may not ${doing}`,
+      EPERM: `this process may not ${doing}`,
+      EROFS: `${dir} is on a read-only file system`,
+    };
+    super(
+      `The state file ${path} cannot be used: ${why[error.code ?? ''] ?? `cannot ${doing} (${error.message})`}.`,
+    );
+    this.name = 'StateFileUnusable';
+  }
+}
+
+/** What a person should hear about an opened file: what was dropped, skipped or recovered. */
+export function openWarnings(path: string, report: OpenReport): string[] {
+  const warnings = report.refused.map((r) => `state file ${path}: skipped line ${r.line}: ${r.reason}`);
+  if (report.torn)
+    warnings.unshift(
+      `state file ${path}: dropped line ${report.torn.line}, a write cut off before it was answered (${report.torn.reason})`,
+    );
+  if (report.recovered) {
+    const { line, reason, lines, keptAside } = report.recovered;
+    const after = line < lines ? ` and the ${lines - line} line(s) after it were` : ' was';
+    warnings.push(
+      `state file ${path}: recovered what could be read; line ${line} (${reason})${after} left out. The damaged file is kept at ${keptAside}.`,
+    );
+  }
+  return warnings;
 }
 
 const checksum = (json: string) => (crc32(json) >>> 0).toString(16).padStart(8, '0');
 const frame = (value: unknown) => {
   const json = JSON.stringify(value);
-  return `${json}\t${checksum(json)}\n`;
+  return Buffer.from(`${json}\t${checksum(json)}\n`);
 };
 
-function parseLine(line: string): unknown {
-  const tab = line.lastIndexOf('\t');
+function parseLine(line: Buffer): unknown {
+  const tab = line.lastIndexOf(0x09);
   if (tab < 0) throw new Error('no checksum (truncated line?)');
-  const json = line.slice(0, tab);
-  if (checksum(json) !== line.slice(tab + 1)) throw new Error('checksum mismatch');
+  let json: string;
+  try {
+    json = line.subarray(0, tab).toString('utf8');
+  } catch {
+    throw new Error(`the line is too long to read (${line.length} bytes)`);
+  }
+  if (checksum(json) !== line.subarray(tab + 1).toString('latin1')) throw new Error('checksum mismatch');
   return JSON.parse(json);
 }
 
+/** The errors of a full disk or an exhausted quota. */
+const FULL = new Set(['ENOSPC', 'EDQUOT']);
+
+const errorCode = (error: unknown) => (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+
 export class StateFile {
+  private readonly fs: StateFileFs;
+  private readonly compactEvery: number;
+  private readonly compactionRetryMs: number;
+  private readonly warn: (message: string) => void;
+  private platform: Platform | null = null;
   private fd: number | null = null;
-  private appended = 0;
+  /** Bytes of the file that hold complete lines; the next line is written here. */
+  private size = 0;
+  /** Where the last appended line starts, so a refused command can take it back. */
+  private lastLineStart = 0;
+  private sinceCompaction = 0;
+  /** The file's tail could not be cut back: it must be rewritten before anything more is appended. */
+  private broken = false;
+  private compactionFailing = false;
+  private nextCompactionTry = 0;
 
   constructor(
     readonly path: string,
-    /** Journal lines after which the file is compacted while running. */
-    private readonly compactEvery = 10_000,
-  ) {}
+    options: StateFileOptions = {},
+  ) {
+    this.fs = options.fs ?? nodeFs;
+    this.compactEvery = options.compactEvery ?? 10_000;
+    this.compactionRetryMs = options.compactionRetryMs ?? 60_000;
+    this.warn = options.warn ?? ((message) => console.warn(message));
+  }
 
-  /** Loads the file into the platform (or starts it from the platform's current state) and begins journalling. */
-  open(platform: Platform): OpenReport {
-    const report: OpenReport = { replayed: 0, skipped: [], created: false };
-    const text = existsSync(this.path) ? readFileSync(this.path, 'utf8') : '';
-    const lines = text.split('\n');
-    if (lines.at(-1) === '') lines.pop();
-    let loaded = false;
-    let damaged = false;
-    for (const [i, line] of lines.entries()) {
+  /**
+   * Loads the file into the platform (or starts it from the platform's current state) and begins
+   * journalling. Throws StateFileDamaged (nothing changed on disk) unless `recover`, and
+   * StateFileUnusable when the path cannot hold the file.
+   */
+  open(platform: Platform, options: { recover?: boolean } = {}): OpenReport {
+    const data = this.read();
+    const report: OpenReport = { replayed: 0, created: true, refused: [] };
+    let damage: Omit<Damage, 'lines'> | null = null;
+    let start = 0;
+    let line = 0;
+    /** Where the lines that were used end: the file can go on from there. */
+    let usedEnd = 0;
+    while (start < data.length && !damage) {
+      const newline = data.indexOf(0x0a, start);
+      const end = newline < 0 ? data.length : newline;
+      const text = data.subarray(start, end);
+      start = end + 1;
+      line++;
+      let value: { snapshot?: unknown } & JournalEntry;
       try {
-        const value = parseLine(line) as { snapshot?: Snapshot } & JournalEntry;
-        if (i === 0) {
-          if (!value.snapshot) throw new Error('the first line is not a snapshot');
-          loadSnapshot(platform, value.snapshot);
-          loaded = true;
-        } else {
-          platform.replay(value);
-          report.replayed++;
-        }
+        value = parseLine(text) as typeof value;
+        if (line === 1 && !value.snapshot) throw new Error('the first line is not a snapshot');
       } catch (error) {
-        report.skipped.push({ line: i + 1, reason: (error as Error).message });
-        // A torn last line is a write that was never acknowledged. Anything else means the commands
-        // after it would replay onto the wrong state: stop there and keep the file for a person.
-        if (i < lines.length - 1 || i === 0) {
-          damaged = true;
-          if (i < lines.length - 1)
-            report.skipped.push({
-              line: i + 2,
-              reason: `not replayed: lines ${i + 2}–${lines.length} follow an unreadable line`,
-            });
+        // A snapshot is never written in place (compaction renames a complete file), so only a
+        // journal line can be cut off by a crash.
+        if (newline < 0 && line > 1) report.torn = { line, reason: (error as Error).message };
+        else
+          damage = {
+            line,
+            reason: (error as Error).message,
+            snapshotRead: line > 1,
+            replayed: report.replayed,
+          };
+        break;
+      }
+      if (newline < 0) {
+        // Complete but for its newline: the write stopped before the command could be answered.
+        report.torn = { line, reason: 'no newline at the end' };
+        break;
+      }
+      if (line === 1) {
+        try {
+          platform.loadSnapshot(value.snapshot as Parameters<Platform['loadSnapshot']>[0]);
+          report.created = false;
+        } catch (error) {
+          damage = { line, reason: (error as Error).message, snapshotRead: false, replayed: 0 };
           break;
         }
+      } else {
+        try {
+          platform.replay(value);
+          report.replayed++;
+        } catch (error) {
+          report.refused.push({ line, reason: (error as Error).message });
+        }
       }
+      usedEnd = start;
     }
-    report.created = !loaded;
-    if (damaged) {
-      report.keptAside = `${this.path}.corrupt-${Date.now()}`;
-      copyFileSync(this.path, report.keptAside);
+    if (damage) {
+      const full: Damage = { ...damage, lines: countLines(data) };
+      if (!options.recover) throw new StateFileDamaged(this.path, full);
+      const keptAside = `${this.path}.corrupt-${new Date().toISOString().replaceAll(':', '-')}`;
+      try {
+        this.fs.copyFileSync(this.path, keptAside);
+      } catch (error) {
+        throw new StateFileUnusable(
+          this.path,
+          'keep a copy of the damaged file',
+          error as NodeJS.ErrnoException,
+        );
+      }
+      report.recovered = { ...full, keptAside };
     }
-    // Start every session from a fresh snapshot: it drops unreadable lines and keeps replay short.
-    this.compact(platform);
-    platform.setJournal((entry) => this.append(platform, entry));
+    // Start every session from a fresh snapshot: it drops what was not replayed and keeps replay short.
+    try {
+      this.compact(platform);
+    } catch (error) {
+      // A full disk has no room for a second copy, but the file itself can go on where its used
+      // lines end (writes are refused until there is room again). Any other failure is the path's.
+      if (!FULL.has(errorCode(error)) || usedEnd === 0) {
+        throw new StateFileUnusable(
+          this.path,
+          `write files in ${dirname(resolve(this.path))}`,
+          error as NodeJS.ErrnoException,
+        );
+      }
+      this.continueAt(usedEnd);
+      this.warn(
+        `state file ${this.path}: no room for a fresh snapshot (${errorCode(error)}); going on with the file as it is.`,
+      );
+    }
+    this.platform = platform;
+    platform.setJournal(this.journal);
     return report;
   }
 
-  private append(platform: Platform, entry: JournalEntry): void {
-    if (this.fd === null) return;
-    writeSync(this.fd, frame(entry));
-    if (++this.appended >= this.compactEvery) this.compact(platform);
+  /** Goes on journalling into the file as it is, after its first `size` bytes; compacts at the first chance. */
+  private continueAt(size: number): void {
+    this.fd = this.fs.openSync(this.path, 'r+');
+    this.cutBack(size);
+    this.size = size;
+    this.lastLineStart = size;
+    this.sinceCompaction = this.compactEvery;
   }
 
-  /** Rewrites the file as one snapshot of the platform's current state. */
+  private read(): Buffer {
+    try {
+      if (this.fs.statSync(this.path).isDirectory())
+        throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+      return this.fs.readFileSync(this.path);
+    } catch (error) {
+      if (errorCode(error) === 'ENOENT' && this.parentExists()) return Buffer.alloc(0);
+      throw new StateFileUnusable(this.path, 'read it', error as NodeJS.ErrnoException);
+    }
+  }
+
+  private parentExists(): boolean {
+    try {
+      return this.fs.statSync(dirname(resolve(this.path))).isDirectory();
+    } catch {
+      return false;
+    }
+  }
+
+  private readonly journal: Journal = {
+    append: (entry) => this.append(entry),
+    retract: () => this.cutBack(this.lastLineStart),
+  };
+
+  private append(entry: JournalEntry): void {
+    if (this.fd === null || !this.platform) throw new JournalError('The state file is closed.');
+    if (this.sinceCompaction >= this.compactEvery || this.broken) this.tryCompaction(this.platform);
+    if (this.broken) throw notSaved(this.broken);
+    const line = frame(entry);
+    try {
+      this.writeFully(this.fd, line, this.size);
+    } catch (error) {
+      this.cutBack(this.size);
+      throw notSaved(error);
+    }
+    this.lastLineStart = this.size;
+    this.size += line.length;
+    this.sinceCompaction++;
+  }
+
+  /** Cuts the file back to `size` bytes; if even that fails, it is rewritten before the next append. */
+  private cutBack(size: number): void {
+    if (this.fd === null) return;
+    try {
+      this.fs.ftruncateSync(this.fd, size);
+      this.size = size;
+    } catch {
+      this.broken = true;
+    }
+  }
+
+  private writeFully(fd: number, data: Buffer, position: number): void {
+    for (let done = 0; done < data.length; ) {
+      const written = this.fs.writeSync(fd, data, done, data.length - done, position + done);
+      if (written <= 0) throw Object.assign(new Error('nothing was written'), { code: 'EIO' });
+      done += written;
+    }
+  }
+
+  /** Compacts when due; a failure is reported, retried after a while, and does not stop the journal. */
+  private tryCompaction(platform: Platform): void {
+    if (Date.now() < this.nextCompactionTry) return;
+    try {
+      this.compact(platform);
+      if (this.compactionFailing) this.warn(`state file ${this.path}: compaction works again.`);
+      this.compactionFailing = false;
+    } catch (error) {
+      this.compactionFailing = true;
+      this.nextCompactionTry = Date.now() + this.compactionRetryMs;
+      this.warn(
+        `state file ${this.path}: compaction failed (${errorCode(error)}): ${(error as Error).message}. ` +
+          `Nothing is lost: every write is in the journal, which goes on growing; retrying in ${Math.round(this.compactionRetryMs / 1000)} s.`,
+      );
+    }
+  }
+
+  /** Rewrites the file as one snapshot of the platform's current state; throws when it cannot. */
   compact(platform: Platform): void {
     const tmp = `${this.path}.tmp`;
-    const fd = openSync(tmp, 'w');
-    writeSync(fd, frame({ snapshot: platform.snapshot() }));
-    fsyncSync(fd);
-    closeSync(fd);
-    if (this.fd !== null) closeSync(this.fd);
-    renameSync(tmp, this.path);
-    this.fd = openSync(this.path, 'a');
-    this.appended = 0;
+    const data = frame({ snapshot: platform.snapshot() });
+    const fd = this.fs.openSync(tmp, 'w');
+    try {
+      this.writeFully(fd, data, 0);
+      this.fs.fsyncSync(fd);
+      this.fs.renameSync(tmp, this.path);
+    } catch (error) {
+      quietly(() => this.fs.closeSync(fd));
+      quietly(() => this.fs.rmSync(tmp, { force: true }));
+      throw error;
+    }
+    // The new file keeps the descriptor it was written through: no reopening that could fail.
+    if (this.fd !== null) quietly(() => this.fs.closeSync(this.fd as number));
+    this.fd = fd;
+    this.size = data.length;
+    this.lastLineStart = this.size;
+    this.sinceCompaction = 0;
+    this.broken = false;
   }
 
+  /** Closes the file; later writes are refused (503), never answered without being kept. */
   close(): void {
-    if (this.fd !== null) closeSync(this.fd);
+    if (this.fd !== null) quietly(() => this.fs.closeSync(this.fd as number));
     this.fd = null;
   }
 }
 
-/** Checks the outline of a snapshot (from a file or the admin API) and loads it. */
-export function loadSnapshot(platform: Platform, snapshot: Snapshot): void {
-  if (snapshot?.format !== 'lmskit-state' || snapshot.version !== 1 || typeof snapshot.now !== 'number') {
-    throw new Error('not an lmskit state snapshot (format lmskit-state, version 1)');
-  }
-  platform.load({ now: snapshot.now, tenants: Object.values(snapshot.tenants) });
+function quietly(action: () => void): void {
+  try {
+    action();
+  } catch {}
+}
+
+/** Seconds a client is asked to wait before retrying a write that was not saved. */
+const RETRY_AFTER = 10;
+
+function notSaved(cause: unknown): JournalError {
+  const why =
+    cause === true
+      ? 'the end of the state file could not be repaired'
+      : `writing the state file failed (${errorCode(cause)})`;
+  return new JournalError(
+    `The change was not saved: ${why}. Nothing was changed; retry after ${RETRY_AFTER}s.`,
+    RETRY_AFTER,
+  );
+}
+
+function countLines(data: Buffer): number {
+  let lines = 0;
+  for (let at = data.indexOf(0x0a); at >= 0; at = data.indexOf(0x0a, at + 1)) lines++;
+  return data.length && data[data.length - 1] !== 0x0a ? lines + 1 : lines;
 }

@@ -1,30 +1,47 @@
-// Webhook delivery (docs/adr-0002; docs/mock.md, Webhooks). Each recorded event is POSTed to each
-// receiver that wants it, as the envelope of seed 001, signed with HMAC-SHA256 of the raw body and
-// carrying an event id for de-duplication (seed 001: "Events may be duplicated"). A failed attempt is
-// retried with exponential backoff; every attempt is a journalled command, so pending deliveries
-// resume after a restart — at least once.
+// Webhook delivery (docs/adr-0002; docs/mock.md, Webhooks). The platform queues a delivery for each receiver that
+// wants an event (domain/webhooks.ts); this sends them: a POST of the envelope of seed 001, signed
+// with HMAC-SHA256 of the raw body and carrying an event id for de-duplication (seed 001: "Events may
+// be duplicated"). A failed attempt is retried with exponential backoff; every attempt is a
+// journalled command, so pending deliveries resume after a restart — at least once.
+//
+// Per receiver at most MAX_IN_FLIGHT requests are open at a time, oldest delivery first, so a
+// receiver that accepts and never answers holds a few sockets, not one per event, and pending
+// deliveries resume after a restart a few at a time.
 import { createHmac } from 'node:crypto';
 import { envelope } from '../domain/events.ts';
 import type { PlatformEvent, WebhookDelivery } from '../domain/model.ts';
 import type { Platform } from '../domain/platform.ts';
+import type { TenantState } from '../domain/tenant-state.ts';
+
+/** Requests open at once per receiver. */
+export const MAX_IN_FLIGHT = 4;
 
 export interface DispatcherOptions {
   maxAttempts?: number;
   /** Delay before the second attempt; it doubles for each one after. */
   baseDelayMs?: number;
   timeoutMs?: number;
+  /** Wait before trying again when the state file could not record an attempt. */
+  recordRetryMs?: number;
 }
 
 export const signature = (secret: string, body: string) =>
   `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 
 export class WebhookDispatcher {
-  private readonly timers = new Set<NodeJS.Timeout>();
-  private unsubscribe: (() => void) | null = null;
-  private unsubscribeLoad: (() => void) | null = null;
+  /** Deliveries with a request open, by `tenant/delivery`, and the count per `tenant/receiver`. */
+  private readonly inFlight = new Set<string>();
+  private readonly openPerReceiver = new Map<string, number>();
+  private timer: NodeJS.Timeout | null = null;
+  private timerAt = Number.POSITIVE_INFINITY;
+  /** Deliveries whose attempt could not be recorded: not tried again before this time. */
+  private readonly heldUntil = new Map<string, number>();
+  private readonly stopped = new AbortController();
+  private unsubscribe: (() => void)[] = [];
   private readonly maxAttempts: number;
   private readonly baseDelayMs: number;
   private readonly timeoutMs: number;
+  private readonly recordRetryMs: number;
 
   constructor(
     private readonly platform: Platform,
@@ -33,55 +50,79 @@ export class WebhookDispatcher {
     this.maxAttempts = options.maxAttempts ?? 6;
     this.baseDelayMs = options.baseDelayMs ?? 1000;
     this.timeoutMs = options.timeoutMs ?? 5000;
+    this.recordRetryMs = options.recordRetryMs ?? 10_000;
   }
 
   start(): void {
-    this.unsubscribe = this.platform.onEvents((tenant, events) => {
-      for (const event of events) {
-        if (tenant.receivers.size === 0) continue;
-        for (const d of this.platform.run('createDeliveries', { tenantId: tenant.id, eventId: event.id }))
-          this.schedule(tenant.id, d.id, 0);
-      }
-    });
-    // Deliveries a previous run — or a reset or imported snapshot — left pending.
-    this.resumePending();
-    this.unsubscribeLoad = this.platform.onLoad(() => this.resumePending());
-  }
-
-  private resumePending(): void {
-    for (const tenant of this.platform.tenants.values()) {
-      for (const d of tenant.deliveries.values())
-        if (d.state === 'pending') this.schedule(tenant.id, d.id, 0);
-    }
+    // New deliveries come with the events of a command; a reset or an imported snapshot may bring
+    // pending ones, as does the state file at start.
+    this.unsubscribe = [this.platform.onEvents(() => this.pump()), this.platform.onLoad(() => this.pump())];
+    this.pump();
   }
 
   stop(): void {
-    this.unsubscribe?.();
-    this.unsubscribeLoad?.();
-    for (const timer of this.timers) clearTimeout(timer);
-    this.timers.clear();
+    for (const off of this.unsubscribe) off();
+    this.unsubscribe = [];
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.stopped.abort();
   }
 
-  private schedule(tenantId: string, deliveryId: string, delayMs: number): void {
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      void this.attempt(tenantId, deliveryId);
-    }, delayMs);
-    this.timers.add(timer);
-  }
-
-  private async attempt(tenantId: string, deliveryId: string): Promise<void> {
-    const tenant = this.platform.tenants.get(tenantId);
-    const delivery = tenant?.deliveries.get(deliveryId);
-    const receiver = delivery && tenant?.receivers.get(delivery.receiverId);
-    const event = delivery && tenant?.events.find((e) => e.id === delivery.eventId);
-    if (!tenant || !delivery || delivery.state !== 'pending') return;
-    if (!receiver || !event) {
-      this.record(tenantId, delivery, null, 'the receiver or the event no longer exists', false);
-      return;
+  /** Starts every due delivery a receiver has room for, oldest first; wakes up for the next one due. */
+  private pump(): void {
+    if (this.stopped.signal.aborted) return;
+    const now = Date.now();
+    let nextDue = Number.POSITIVE_INFINITY;
+    for (const tenant of this.platform.tenants.values()) {
+      for (const delivery of tenant.deliveries.values()) {
+        const key = `${tenant.id}/${delivery.id}`;
+        if (delivery.state !== 'pending' || this.inFlight.has(key)) continue;
+        const due = Math.max(
+          delivery.nextAttemptAt ? Date.parse(delivery.nextAttemptAt) : 0,
+          this.heldUntil.get(key) ?? 0,
+        );
+        if (due > now) {
+          nextDue = Math.min(nextDue, due);
+          continue;
+        }
+        const receiverKey = `${tenant.id}/${delivery.receiverId}`;
+        const open = this.openPerReceiver.get(receiverKey) ?? 0;
+        if (open >= MAX_IN_FLIGHT) continue;
+        this.openPerReceiver.set(receiverKey, open + 1);
+        this.inFlight.add(key);
+        void this.attempt(tenant, delivery).finally(() => {
+          this.inFlight.delete(key);
+          this.openPerReceiver.set(receiverKey, (this.openPerReceiver.get(receiverKey) ?? 1) - 1);
+          this.pump();
+        });
+      }
     }
-    const { status, error } = await this.post(receiver.url, receiver.secret, event);
-    this.record(tenantId, delivery, status, error, status !== null && status >= 200 && status < 300);
+    for (const [key, until] of this.heldUntil) if (until <= now) this.heldUntil.delete(key);
+    this.wakeAt(nextDue);
+  }
+
+  private wakeAt(at: number): void {
+    if (at === Number.POSITIVE_INFINITY || (this.timer && at >= this.timerAt)) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timerAt = at;
+    this.timer = setTimeout(
+      () => {
+        this.timer = null;
+        this.timerAt = Number.POSITIVE_INFINITY;
+        this.pump();
+      },
+      Math.max(0, at - Date.now()),
+    );
+  }
+
+  private async attempt(tenant: TenantState, delivery: WebhookDelivery): Promise<void> {
+    const receiver = tenant.receivers.get(delivery.receiverId);
+    const event = tenant.eventById(delivery.eventId);
+    const { status, error } =
+      receiver && event
+        ? await this.post(receiver.url, receiver.secret, event)
+        : { status: null, error: 'the receiver or the event no longer exists' };
+    this.record(tenant, delivery, status, error, status !== null && status >= 200 && status < 300);
   }
 
   private async post(
@@ -100,7 +141,7 @@ export class WebhookDispatcher {
           'x-lmskit-signature': signature(secret, body),
         },
         body,
-        signal: AbortSignal.timeout(this.timeoutMs),
+        signal: AbortSignal.any([AbortSignal.timeout(this.timeoutMs), this.stopped.signal]),
       });
       await response.body?.cancel();
       return { status: response.status, error: response.ok ? null : `HTTP ${response.status}` };
@@ -110,25 +151,36 @@ export class WebhookDispatcher {
   }
 
   private record(
-    tenantId: string,
+    tenant: TenantState,
     delivery: WebhookDelivery,
     status: number | null,
     error: string | null,
     ok: boolean,
   ): void {
-    // A reset or snapshot import may have replaced the state while the attempt was in flight: the
-    // attempt belongs to this very record, not to a new one that happens to reuse its id.
-    if (this.platform.tenants.get(tenantId)?.deliveries.get(delivery.id) !== delivery) return;
+    // A reset or snapshot import may have replaced the state while the attempt was in flight, or
+    // the receiver was deleted: the attempt belongs to this very record, not to one reusing its id.
+    if (
+      this.stopped.signal.aborted ||
+      this.platform.tenants.get(tenant.id)?.deliveries.get(delivery.id) !== delivery
+    )
+      return;
     const attempts = delivery.attempts.length + 1;
     const retry = !ok && attempts < this.maxAttempts;
     const delayMs = this.baseDelayMs * 2 ** (attempts - 1);
-    this.platform.run('recordDeliveryAttempt', {
-      tenantId,
-      deliveryId: delivery.id,
-      attempt: { at: new Date().toISOString(), status, error },
-      state: ok ? 'delivered' : retry ? 'pending' : 'failed',
-      nextAttemptAt: retry ? new Date(Date.now() + delayMs).toISOString() : null,
-    });
-    if (retry) this.schedule(tenantId, delivery.id, delayMs);
+    const key = `${tenant.id}/${delivery.id}`;
+    try {
+      this.platform.run('recordDeliveryAttempt', {
+        tenantId: tenant.id,
+        deliveryId: delivery.id,
+        attempt: { at: new Date().toISOString(), status, error },
+        state: ok ? 'delivered' : retry ? 'pending' : 'failed',
+        nextAttemptAt: retry ? new Date(Date.now() + delayMs).toISOString() : null,
+      });
+      this.heldUntil.delete(key);
+    } catch {
+      // The state file could not keep the attempt (a full disk): the delivery stays pending and is
+      // tried again later — at least once, as promised.
+      this.heldUntil.set(key, Date.now() + this.recordRetryMs);
+    }
   }
 }

@@ -1,4 +1,4 @@
-// Starts the real `lmskit` command as a user would, and waits until it is ready.
+// Starts the real `lmskit` command as a user would, and waits until it is ready (or until it exits).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { freePort } from '../../lib/net.ts';
@@ -12,25 +12,46 @@ export interface RunningProcess {
   exited: Promise<number | null>;
 }
 
-/** Runs `lmskit <args>` and resolves once `ready` appears in its output (or rejects if it exits first). */
-export async function startLmskit(
-  args: string[],
-  ready: RegExp,
-  env: NodeJS.ProcessEnv = {},
-): Promise<RunningProcess> {
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'lmskit.js'), ...args], {
+export interface SpawnOptions {
+  /** Run as this user and group (a root test that needs permissions to apply). */
+  uid?: number;
+  gid?: number;
+  /** The most file descriptors the process may open (`ulimit -n`). */
+  fileLimit?: number;
+}
+
+function spawnLmskit(args: string[], env: NodeJS.ProcessEnv, options: SpawnOptions): RunningProcess {
+  const command = [process.execPath, join(ROOT, 'bin', 'lmskit.js'), ...args];
+  const [file, argv] =
+    options.fileLimit === undefined
+      ? [command[0] as string, command.slice(1)]
+      : ['/bin/sh', ['-c', `ulimit -n ${options.fileLimit} && exec "$@"`, 'sh', ...command]];
+  const child = spawn(file, argv, {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    ...(options.uid !== undefined ? { uid: options.uid, gid: options.gid } : {}),
   });
   let output = '';
   child.stdout?.on('data', (c) => (output += c));
   child.stderr?.on('data', (c) => (output += c));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+/** Runs `lmskit <args>` and resolves once `ready` appears in its output (or rejects if it exits first). */
+export async function startLmskit(
+  args: string[],
+  ready: RegExp,
+  env: NodeJS.ProcessEnv = {},
+  options: SpawnOptions = {},
+): Promise<RunningProcess> {
+  const running = spawnLmskit(args, env, options);
+  const { child, output, exited } = running;
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`not ready after 30 s:\n${output}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`not ready after 30 s:\n${output()}`)), 30_000);
     const check = () => {
-      if (ready.test(output)) {
+      if (ready.test(output())) {
         clearTimeout(timer);
         resolve();
       }
@@ -38,8 +59,33 @@ export async function startLmskit(
     child.stdout?.on('data', check);
     void exited.then((code) => {
       clearTimeout(timer);
-      reject(new Error(`exited with ${code} before ready:\n${output}`));
+      reject(new Error(`exited with ${code} before ready:\n${output()}`));
     });
   });
-  return { child, output: () => output, exited };
+  return running;
+}
+
+/** Runs `lmskit <args>` to its end: its exit code and everything it printed. */
+export async function runLmskit(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  options: SpawnOptions = {},
+): Promise<{ code: number | null; output: string }> {
+  const running = spawnLmskit(args, env, options);
+  const code = await running.exited;
+  return { code, output: running.output() };
+}
+
+/** Requests to one API of a running mock: JSON in, status, JSON body and headers out. */
+export function client(base: string, headers: Record<string, string>) {
+  return async (path: string, init: { method?: string; json?: unknown } = {}) => {
+    const response = await fetch(`${base}${path}`, {
+      method: init.method ?? 'GET',
+      headers: { ...headers, ...(init.json !== undefined ? { 'content-type': 'application/json' } : {}) },
+      ...(init.json !== undefined ? { body: JSON.stringify(init.json) } : {}),
+    });
+    const text = await response.text();
+    const body: any = text ? JSON.parse(text) : undefined;
+    return { status: response.status, body, headers: response.headers };
+  };
 }

@@ -8,10 +8,9 @@ import { generateKey } from '../../domain/mcp-keys.ts';
 import type { McpKey, WebhookReceiver } from '../../domain/model.ts';
 import type { Platform } from '../../domain/platform.ts';
 import type { TenantState } from '../../domain/tenant-state.ts';
-import { loadSnapshot } from '../../store/state-file.ts';
 import { contractRouter, type Handler, type ValidatedRequest } from '../contract.ts';
 import { describeProblems, sendError } from '../error-body.ts';
-import type { Runtime } from '../runtime.ts';
+import { MAX_FAULTS, type Runtime } from '../runtime.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: request bodies are checked against the contract before they arrive here.
 type Body = any;
@@ -22,8 +21,6 @@ export interface AdminOptions {
   runtime: Runtime;
   adminToken: string;
   version: string;
-  /** Called after a snapshot import, so durable storage can start over from the new state. */
-  onStateReplaced?: () => void;
   onResponseMismatch?: Parameters<typeof contractRouter>[0]['onResponseMismatch'];
 }
 
@@ -200,6 +197,12 @@ export function adminRouter(options: AdminOptions) {
       res.json({ requests: runtime.recentRequests(Number(query.limit)) }),
     listFaults: (_req, res) => res.json({ faults: runtime.faults.map(faultView) }),
     createFault: (_req, res, { body }) => {
+      if (runtime.faults.length >= MAX_FAULTS)
+        return sendError(res, {
+          status: 409,
+          code: 'TOO_MANY_FAULTS',
+          message: `At most ${MAX_FAULTS} faults are in force at a time; clear some with DELETE /__admin/faults.`,
+        });
       const fault = runtime.addFault({
         method: body.method,
         path: body.path,
@@ -217,13 +220,8 @@ export function adminRouter(options: AdminOptions) {
 
     exportSnapshot: (_req, res) => res.json(platform.snapshot()),
     importSnapshot: (_req, res, { body }) => {
-      try {
-        loadSnapshot(platform, body);
-      } catch (error) {
-        return sendError(res, { status: 400, code: 'VALIDATION_ERROR', message: (error as Error).message });
-      }
-      options.onStateReplaced?.();
-      res.json({ now: platform.now(), tenants: [...platform.tenants.keys()] });
+      const now = run('importSnapshot', { snapshot: body });
+      res.json({ now, tenants: [...platform.tenants.keys()] });
     },
   };
 

@@ -3,6 +3,7 @@
 // scope, permission, licence, AI quota — is read from the operation's `x-` fields in the contract.
 import type { Request, Response } from 'express';
 import { loadTools } from '../../../lib/tool-schemas.ts';
+import { Extractor } from '../../ai/extract.ts';
 import { type Caller, callableTools, type ToolNeeds } from '../../domain/access.ts';
 import { jobById, jobIsDue } from '../../domain/ai.ts';
 import { parseAuditDate, queryAudit } from '../../domain/audit.ts';
@@ -15,7 +16,7 @@ import { userById } from '../../domain/users.ts';
 import { contractRouter, type Handler, type ValidatedRequest } from '../contract.ts';
 import { describeProblems, sendError } from '../error-body.ts';
 import { isFailure, Pipeline, type PipelineLimits } from './pipeline/index.ts';
-import { receiveUpload } from './upload.ts';
+import { extractionLimits, receiveUpload } from './upload.ts';
 import * as view from './views.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: request bodies are checked against the contract before they arrive here.
@@ -38,13 +39,13 @@ const TOOL_NEEDS: ToolNeeds[] = loadTools().map((t) => ({
 
 export function v2Router({ spec, platform, limits, onResponseMismatch }: V2Options) {
   const pipeline = new Pipeline(platform, limits);
+  const extractor = new Extractor(extractionLimits(spec));
   const caller = (res: Response) => res.locals.caller as Caller;
   const who = (res: Response) => ({ tenantId: caller(res).tenant.id, actorId: caller(res).user.id });
   const run = platform.run.bind(platform);
   const now = () => platform.now();
-  /** An AI call that succeeded counts against the day's quota (seed 000, "Limits"). */
-  const countAiCall = (res: Response) =>
-    run('consumeAiQuota', { tenantId: caller(res).tenant.id, keyId: caller(res).key.id });
+  /** An AI call that succeeded counts against the key's quota for the day (seed 000, "Limits"). */
+  const aiCall = (res: Response) => ({ ...who(res), quotaKeyId: caller(res).key.id });
 
   const handlers: Record<
     string,
@@ -205,9 +206,13 @@ export function v2Router({ spec, platform, limits, onResponseMismatch }: V2Optio
     },
 
     uploadSourceMaterial: async (req, res) => {
-      const upload = await receiveUpload(req);
+      const upload = await receiveUpload(req, extractor);
       if ('status' in upload) return sendError(res, upload);
-      const { sessionId, file } = run('recordUpload', { tenantId: caller(res).tenant.id, ...upload });
+      const { sessionId, file } = run('recordUpload', {
+        tenantId: caller(res).tenant.id,
+        ...upload,
+        keepCharacters: extractor.limits.storedTextCharacters,
+      });
       res.status(201).json({
         sessionId,
         fileId: file.id,
@@ -225,8 +230,7 @@ export function v2Router({ spec, platform, limits, onResponseMismatch }: V2Optio
         }),
       ),
     generateCourse: (_req, res, { body }) => {
-      const job = run('createJob', { ...who(res), input: body });
-      countAiCall(res);
+      const job = run('createJob', { ...aiCall(res), input: body });
       res.status(202).json({
         jobId: job.id,
         status: 'queued',
@@ -244,29 +248,26 @@ export function v2Router({ spec, platform, limits, onResponseMismatch }: V2Optio
     },
     refineCourse: (_req, res, { params, body }) => {
       const result = run('refineCourse', {
-        ...who(res),
+        ...aiCall(res),
         courseId: Number(params.courseId),
         feedback: body.feedback,
       });
-      countAiCall(res);
       res.json(result);
     },
     regenerateQuestion: (_req, res, { params, body }) => {
       const result = run('regenerateQuestion', {
-        ...who(res),
+        ...aiCall(res),
         questionId: Number(params.questionId),
         feedback: body?.feedback,
       });
-      countAiCall(res);
       res.json(result);
     },
     regenerateLesson: (_req, res, { params, body }) => {
       const result = run('regenerateLesson', {
-        ...who(res),
+        ...aiCall(res),
         lessonId: Number(params.lessonId),
         feedback: body?.feedback,
       });
-      countAiCall(res);
       res.json(result);
     },
   };

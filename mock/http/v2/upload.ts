@@ -1,10 +1,28 @@
 // POST /chat/source-materials/upload (seed 000, upload_source_material): multipart, one `file` part
 // and an optional `sessionId` field. The size limit (20 MB) is enforced while streaming; the type is
-// told by the content; the text is extracted before the upload is recorded.
+// told by the content; the text is extracted, within the contract's `x-extraction-limits`, before the
+// upload is recorded.
 import busboy from 'busboy';
 import type { Request } from 'express';
-import { ALLOWED_TYPES, chunk, detectType, extractText, MAX_UPLOAD_BYTES } from '../../ai/extract.ts';
+import {
+  ALLOWED_TYPES,
+  detectType,
+  type ExtractionLimits,
+  type Extractor,
+  MAX_UPLOAD_BYTES,
+} from '../../ai/extract.ts';
 import type { Failure } from './pipeline/index.ts';
+
+/** Seconds an upload is asked to wait when every extraction worker is busy and the queue is full. */
+const BUSY_RETRY_AFTER = 5;
+
+/** The extraction limits the contract states on the upload operation. */
+export function extractionLimits(spec: Record<string, unknown>): ExtractionLimits {
+  const paths = spec.paths as Record<string, { post?: Record<string, unknown> }> | undefined;
+  const limits = paths?.['/chat/source-materials/upload']?.post?.['x-extraction-limits'];
+  if (!limits) throw new Error('the v2 contract states no x-extraction-limits on the upload operation');
+  return limits as ExtractionLimits;
+}
 
 export interface ReceivedUpload {
   filename: string;
@@ -56,7 +74,7 @@ function readMultipart(req: Request): Promise<{
   });
 }
 
-export async function receiveUpload(req: Request): Promise<ReceivedUpload | Failure> {
+export async function receiveUpload(req: Request, extractor: Extractor): Promise<ReceivedUpload | Failure> {
   if (!req.is('multipart/form-data'))
     return bad(400, 'VALIDATION_ERROR', 'Send the file as multipart/form-data with a part named "file".');
   const { file, fields, error } = await readMultipart(req);
@@ -77,21 +95,31 @@ export async function receiveUpload(req: Request): Promise<ReceivedUpload | Fail
       `${file.name || 'The file'} is not a PDF, DOC, DOCX, PNG, JPG, GIF or WebP file (judged by its content).`,
     );
   }
-  let text = '';
-  try {
-    text = await extractText(file.data, mimeType);
-  } catch (e) {
+  const size = file.data.length;
+  const name = file.name || 'The file';
+  const extraction = await extractor.extract(file.data, mimeType);
+  if ('busy' in extraction)
+    return {
+      ...bad(
+        503,
+        'EXTRACTION_BUSY',
+        `Every extraction worker is busy and the queue is full; retry after ${BUSY_RETRY_AFTER}s.`,
+      ),
+      retryAfter: BUSY_RETRY_AFTER,
+    };
+  if ('overLimit' in extraction)
+    return bad(413, 'EXTRACTION_LIMIT', `${name} is refused: ${extraction.overLimit} (x-extraction-limits).`);
+  if ('unreadable' in extraction)
     return bad(
       400,
       'VALIDATION_ERROR',
-      `${file.name || 'The file'} looks like ${ALLOWED_TYPES[mimeType]} but cannot be read: ${(e as Error).message}`,
+      `${name} looks like ${ALLOWED_TYPES[mimeType]} but cannot be read: ${extraction.unreadable}`,
     );
-  }
   return {
     filename: (file.name || 'upload').slice(0, 255),
     mimeType,
-    size: file.data.length,
-    chunks: chunk(text),
+    size,
+    chunks: extraction.chunks,
     ...(fields.sessionId !== undefined ? { sessionId: fields.sessionId } : {}),
   };
 }

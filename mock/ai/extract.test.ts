@@ -1,0 +1,132 @@
+// Text extraction within limits (openapi/v2 upload operation, x-extraction-limits): a file that
+// expands past a limit is refused with a sentence naming it, before or while it is parsed, in a
+// worker whose heap and time are bounded; the server's own thread only waits.
+import { describe, expect, it } from 'vitest';
+import { minimalPdf } from '../../conformance/fixtures.ts';
+import {
+  docx,
+  docxOfXmlBytes,
+  PARAGRAPH_TEXT,
+  pdfOfFlateBytes,
+  pdfOfPages,
+} from '../../test/hostile-files.ts';
+import { extractionLimits } from '../http/v2/upload.ts';
+import { loadSpecs } from '../specs.ts';
+import { docxOverLimit, pdfOverLimit, Unreadable } from './expansion.ts';
+import { type ExtractionLimits, Extractor } from './extract.ts';
+
+const LIMITS = extractionLimits(loadSpecs().v2);
+const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+const MB = 1024 * 1024;
+
+describe('the contract states the limits (openapi/v2: x-extraction-limits, assumed)', () => {
+  it('reads every limit the extractor needs as a positive number', () => {
+    const names: (keyof ExtractionLimits)[] = [
+      'textCharacters',
+      'docxPartsBytes',
+      'docxXmlBytes',
+      'pdfPages',
+      'pdfStreamBytes',
+      'seconds',
+      'memoryMb',
+      'storedTextCharacters',
+    ];
+    for (const name of names) expect(LIMITS[name], name).toBeGreaterThan(0);
+  });
+});
+
+describe('docxOverLimit (x-extraction-limits: docxPartsBytes, docxXmlBytes)', () => {
+  it('lets an ordinary DOCX through', () => {
+    expect(docxOverLimit(docx(100), LIMITS)).toBeNull();
+  });
+
+  it('stops a zip bomb at the XML limit, whatever the directory declares (a 100 MB document.xml declared as 100 bytes)', () => {
+    const bomb = docx(Math.ceil((100 * MB) / 90), (name, size) =>
+      name.endsWith('document.xml') ? 100 : size,
+    );
+    expect(bomb.length).toBeLessThan(MB);
+    expect(docxOverLimit(bomb, LIMITS)).toBe('its XML parts, which hold the text, inflate to more than 8 MB');
+  });
+
+  it('stops parts that inflate past the total even when no single one is XML', () => {
+    const limits = { ...LIMITS, docxPartsBytes: MB };
+    expect(docxOverLimit(docxOfXmlBytes(2 * MB), { ...limits, docxXmlBytes: 64 * MB })).toMatch(
+      /parts inflate to more than 1 MB in all/,
+    );
+  });
+
+  it('calls a file without a zip directory unreadable, not over a limit', () => {
+    expect(() => docxOverLimit(Buffer.from('PK\x03\x04 word/document.xml but no directory'), LIMITS)).toThrow(
+      Unreadable,
+    );
+  });
+});
+
+describe('pdfOverLimit (x-extraction-limits: pdfStreamBytes)', () => {
+  it('lets an ordinary PDF through', () => {
+    expect(pdfOverLimit(pdfOfFlateBytes(100_000), LIMITS)).toBeNull();
+  });
+
+  it('stops a Flate stream that inflates to 200 MB', () => {
+    expect(pdfOverLimit(pdfOfFlateBytes(200 * MB), LIMITS)).toBe(
+      'its compressed streams inflate to more than 64 MB in all',
+    );
+  });
+});
+
+describe('Extractor', () => {
+  const extractor = new Extractor(LIMITS);
+
+  it('extracts the text of a PDF and a DOCX into chunks, in a worker (seed 000, upload_source_material)', async () => {
+    expect(await extractor.extract(minimalPdf('Exits stay clear'), 'application/pdf')).toEqual({
+      chunks: ['Exits stay clear'],
+    });
+    const answer = await extractor.extract(docx(3), DOCX);
+    expect('chunks' in answer && answer.chunks.join(' ')).toMatch(/^Fire doors stay closed/);
+  });
+
+  it('refuses a PDF of more pages than it reads, before reading them', async () => {
+    expect(await extractor.extract(pdfOfPages(LIMITS.pdfPages + 1), 'application/pdf')).toEqual({
+      overLimit: `it has ${LIMITS.pdfPages + 1} pages; at most ${LIMITS.pdfPages} are read`,
+    });
+  });
+
+  it('refuses a file holding more text than it keeps', async () => {
+    const paragraphs = Math.ceil(LIMITS.textCharacters / PARAGRAPH_TEXT) + 10;
+    expect(await extractor.extract(docx(paragraphs), DOCX)).toEqual({
+      overLimit: 'it holds more than 1,000,000 characters of text',
+    });
+  });
+
+  it('stops a worker that takes longer than its time budget', async () => {
+    const slow = new Extractor({ ...LIMITS, seconds: 0.01 });
+    expect(await slow.extract(minimalPdf('x'), 'application/pdf')).toEqual({
+      overLimit: 'it takes longer than 0.01 s to read',
+    });
+  });
+
+  it('stops a worker that needs more heap than it may have', async () => {
+    const small = new Extractor({ ...LIMITS, memoryMb: 2 });
+    expect(await small.extract(minimalPdf('x'), 'application/pdf')).toEqual({
+      overLimit: 'it needs more than 2 MB of memory to read',
+    });
+  });
+
+  it('calls a file that only looks like a PDF unreadable', async () => {
+    const answer = await extractor.extract(Buffer.from('%PDF-1.4\nnothing else'), 'application/pdf');
+    expect(answer).toEqual({ unreadable: expect.any(String) });
+  });
+
+  it('answers busy, at once, when every worker runs and the queue is full', async () => {
+    const one = new Extractor(LIMITS, 1, 0);
+    const first = one.extract(minimalPdf('first'), 'application/pdf');
+    expect(await one.extract(minimalPdf('second'), 'application/pdf')).toEqual({ busy: true });
+    expect(await first).toEqual({ chunks: ['first'] });
+  });
+
+  it('reads no text from an image (no OCR in the mock), without a worker', async () => {
+    expect(await extractor.extract(Buffer.from([0x89, 0x50, 0x4e, 0x47]), 'image/png')).toEqual({
+      chunks: [],
+    });
+  });
+});

@@ -1,0 +1,115 @@
+// Hostile source files against the real `lmskit mock` process (openapi/v2 upload operation,
+// x-extraction-limits): a zip bomb, page bombs, a Flate bomb and a file with more text than is kept
+// are each refused 413 EXTRACTION_LIMIT with the limit named, nothing is recorded, and the health
+// endpoint keeps answering while they are read — extraction happens off the server's thread.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { minimalPdf } from '../../conformance/fixtures.ts';
+import { demoMcpKey } from '../../mock/seed/demo.ts';
+import { docx, docxOfXmlBytes, PARAGRAPH_TEXT, pdfOfFlateBytes, pdfOfPages } from '../hostile-files.ts';
+import { freePort, type RunningProcess, startLmskit } from './process.ts';
+
+const MB = 1024 * 1024;
+let mock: RunningProcess;
+let base = '';
+
+beforeAll(async () => {
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  mock = await startLmskit(
+    ['mock', '--port', String(port), '--admin-token', 'e2e', '--rate-limit', '0'],
+    /ready/,
+  );
+});
+afterAll(async () => {
+  mock.child.kill('SIGKILL');
+  await mock.exited;
+});
+
+function upload(data: Buffer, filename: string) {
+  const body = new FormData();
+  body.append('file', new Blob([new Uint8Array(data)]), filename);
+  return fetch(`${base}/api/v2/chat/source-materials/upload`, {
+    method: 'POST',
+    headers: { 'x-mcp-key': demoMcpKey('write') },
+    body,
+  });
+}
+
+/** Asks the health endpoint every 20 ms until `work` settles; the slowest answer, in ms. */
+async function slowestHealthWhile<T>(work: Promise<T>): Promise<{ result: T; slowest: number }> {
+  let done = false;
+  let slowest = 0;
+  const poll = (async () => {
+    while (!done) {
+      const started = performance.now();
+      expect((await fetch(`${base}/__admin/health`)).status).toBe(200);
+      slowest = Math.max(slowest, performance.now() - started);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  })();
+  const result = await work;
+  done = true;
+  await poll;
+  return { result, slowest };
+}
+
+const uploadedSessions = async () =>
+  Object.keys(
+    (await (await fetch(`${base}/__admin/snapshot`, { headers: { authorization: 'Bearer e2e' } })).json())
+      .tenants.demo.uploads,
+  ).length;
+
+describe('hostile uploads, one by one', () => {
+  const cases: [string, () => Buffer, string, RegExp][] = [
+    [
+      'a zip bomb: a DOCX of about 100 KB whose document.xml inflates to 100 MB',
+      () => docxOfXmlBytes(100 * MB),
+      'bomb.docx',
+      /its XML parts, which hold the text, inflate to more than 8 MB/,
+    ],
+    [
+      'a page bomb: a PDF of 5 000 pages',
+      () => pdfOfPages(5_000),
+      'pages.pdf',
+      /has 5000 pages; at most 1000/,
+    ],
+    ['a page bomb: a PDF of 20 000 pages', () => pdfOfPages(20_000), 'more-pages.pdf', /has 20000 pages/],
+    [
+      'a Flate bomb: a PDF whose content stream inflates to 200 MB',
+      () => pdfOfFlateBytes(200 * MB),
+      'flate.pdf',
+      /compressed streams inflate to more than 64 MB/,
+    ],
+    [
+      'more text than is kept: a DOCX of 1.5 million characters',
+      () => docx(Math.ceil(1_500_000 / PARAGRAPH_TEXT)),
+      'long.docx',
+      /holds more than 1,000,000 characters of text/,
+    ],
+  ];
+
+  it.each(cases)(
+    'refuses %s: 413 naming the limit, nothing recorded, health answering throughout',
+    async (_, make, name, limit) => {
+      const data = make();
+      const before = await uploadedSessions();
+      const { result, slowest } = await slowestHealthWhile(upload(data, name));
+      expect(result.status).toBe(413);
+      expect(await result.json()).toEqual({
+        error: expect.stringMatching(
+          new RegExp(`^${name} is refused: .*${limit.source}.*x-extraction-limits`),
+        ),
+        code: 'EXTRACTION_LIMIT',
+      });
+      // Bound far above what the server needs (the old stall was 24 to 98 s), so only a stall fails it.
+      expect(slowest).toBeLessThan(1_000);
+      console.info(`${name}: ${data.length} bytes; slowest health answer ${slowest.toFixed(0)} ms`);
+      expect(await uploadedSessions()).toBe(before);
+    },
+  );
+
+  it('still takes an ordinary file afterwards', async () => {
+    const answer = await upload(minimalPdf('Exits stay clear'), 'ordinary.pdf');
+    expect(answer.status).toBe(201);
+  });
+});
