@@ -45,7 +45,7 @@ export const UNPROBED_RESPONSES: UnprobedResponse[] = [
       operation: () => true,
       status: 503,
       reason:
-        "a deployment answers 503 when it cannot save a write or is busy reading files; the suite cannot fail its disk or fill its workers",
+        'a deployment answers 503 when it cannot save a write or is busy reading files; the suite cannot fail its disk or fill its workers',
     }),
   ),
   {
