@@ -23,6 +23,15 @@ async function guideExample(): Promise<string> {
   return block;
 }
 
+/** The README's example ("In your project"): type-checked with the rest of the project's code. */
+async function readmeExample(): Promise<string> {
+  const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## In your project'));
+  const block = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
+  if (!block) throw new Error('README.md has no ```ts block under "In your project"');
+  return `${block}export {};\n`;
+}
+
 /** Client code an integrator types with the package's types; each @ts-expect-error proves a type is not `any`. */
 const TYPES_TS = `import { type ConformanceReport, type Mock, runConformance, startMock } from 'lmskit';
 import type { components as Admin } from 'lmskit/types/admin';
@@ -100,6 +109,7 @@ beforeAll(async () => {
   );
   await writeFile(join(project, 'mock.test.ts'), await guideExample());
   await writeFile(join(project, 'types.ts'), TYPES_TS);
+  await writeFile(join(project, 'readme.ts'), await readmeExample());
   await writeFile(join(project, 'tsconfig.json'), JSON.stringify(TSCONFIG, null, 2));
   // The same vitest and TypeScript as the kit's own; from npm's cache when it has them.
   await run(
@@ -226,7 +236,7 @@ describe('in an unrelated project', () => {
   it.each([
     ['nodenext', []],
     ['bundler', ['--module', 'esnext', '--moduleResolution', 'bundler']],
-  ])('type-checks its code with tsc, moduleResolution %s', async (_name, flags) => {
+  ])('type-checks its code and the README example with tsc, moduleResolution %s', async (_name, flags) => {
     const { code, output } = await npx(['tsc', '-p', '.', ...flags]);
     expect(output.split('\n').filter((line) => line.includes('error'))).toEqual([]);
     expect(code).toBe(0);
