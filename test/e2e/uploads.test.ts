@@ -35,22 +35,25 @@ function upload(data: Buffer, filename: string) {
   });
 }
 
-/** Asks the health endpoint every 20 ms until `work` settles; the slowest answer, in ms. */
-async function slowestHealthWhile<T>(work: Promise<T>): Promise<{ result: T; slowest: number }> {
-  let done = false;
-  let slowest = 0;
+/**
+ * Asks the health endpoint every 20 ms until `work` settles; how many answers arrived before it did.
+ * A server that reads the file on its own thread answers nothing until it has finished, and then the
+ * upload first; one that reads it aside answers health checks all along.
+ */
+async function healthAnswersWhile<T>(work: Promise<T>): Promise<{ result: T; answeredMeanwhile: number }> {
+  let settled = false;
+  let answeredMeanwhile = 0;
   const poll = (async () => {
-    while (!done) {
-      const started = performance.now();
+    while (!settled) {
       expect((await fetch(`${base}/__admin/health`)).status).toBe(200);
-      slowest = Math.max(slowest, performance.now() - started);
+      if (!settled) answeredMeanwhile++;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   })();
   const result = await work;
-  done = true;
+  settled = true;
   await poll;
-  return { result, slowest };
+  return { result, answeredMeanwhile };
 }
 
 const uploadedSessions = async () =>
@@ -93,7 +96,7 @@ describe('hostile uploads, one by one', () => {
     async (_, make, name, limit) => {
       const data = make();
       const before = await uploadedSessions();
-      const { result, slowest } = await slowestHealthWhile(upload(data, name));
+      const { result, answeredMeanwhile } = await healthAnswersWhile(upload(data, name));
       expect(result.status).toBe(413);
       expect(await result.json()).toEqual({
         error: expect.stringMatching(
@@ -101,9 +104,8 @@ describe('hostile uploads, one by one', () => {
         ),
         code: 'EXTRACTION_LIMIT',
       });
-      // Bound far above what the server needs (the old stall was 24 to 98 s), so only a stall fails it.
-      expect(slowest).toBeLessThan(1_000);
-      console.info(`${name}: ${data.length} bytes; slowest health answer ${slowest.toFixed(0)} ms`);
+      // No timing: an event loop held by the extraction answers no health check until the upload is done.
+      expect(answeredMeanwhile).toBeGreaterThanOrEqual(2);
       expect(await uploadedSessions()).toBe(before);
     },
   );
