@@ -151,7 +151,8 @@ describe('runConformance', () => {
     expect(seen).toEqual(report.results.map((r) => r.id));
   });
 
-  it('refuses a run without baseUrl', async () => {
+  it('refuses a run without a baseUrl, or with one that is no URL', async () => {
     await expect(runConformance({ baseUrl: '' })).rejects.toThrow(/baseUrl is required/);
+    await expect(runConformance({ baseUrl: '127.0.0.1:4010' })).rejects.toThrow(/baseUrl is not a URL: 127/);
   });
 });

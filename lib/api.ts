@@ -4,11 +4,11 @@
 // way a library changes its API.
 //
 // startMock runs the mock in the caller's process, not as a child process: a test suite starts many
-// (one per file or per test) and each starts in milliseconds once the kit is loaded, stop() is
-// synchronous with the server's close, no process is left behind when the test runner is killed,
-// and a test can hold on to the mock while it runs. Each mock has its own platform state, virtual
-// clock, limits, admin token and webhook dispatcher on its own port; the kit keeps no state per
-// module, so mocks in one process do not see each other. What a child process would add — a crash
+// (one per file or per test) and each starts in milliseconds once the kit is loaded, stop()
+// resolves once the port is closed, and no process is left behind when the test runner is killed.
+// Each mock has its own platform state, virtual clock, limits, upload extractor, admin token and
+// webhook dispatcher on its own port, and the kit keeps nothing that changes at module level, so
+// mocks in one process do not see each other. What a child process would add — a crash
 // of the mock not taking the tests along — the mock does not need: every error ends in an answer in
 // the API's shape. A suite that wants the process anyway runs `npx lmskit mock --port N`.
 import { randomBytes } from 'node:crypto';
@@ -189,5 +189,6 @@ export interface ConformanceOptions
 export async function runConformance(options: ConformanceOptions): Promise<JsonReport> {
   const { onResult, mcpKeys = [], allowWrites = false, ...rest } = options;
   if (!rest.baseUrl) throw new Error('runConformance: baseUrl is required');
+  if (!URL.canParse(rest.baseUrl)) throw new Error(`runConformance: baseUrl is not a URL: ${rest.baseUrl}`);
   return jsonReport(await runChecks(ALL_CHECKS, { ...rest, mcpKeys, allowWrites }, onResult));
 }
