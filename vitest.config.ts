@@ -1,7 +1,12 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
-/** Tests that start the real processes (`lmskit mock`, `lmskit mcp`) or a browser. */
-const PROCESS_AND_BROWSER = ['test/e2e/**/*.test.ts', 'test/mcp/**/*.test.ts', '**/*.browser.test.ts'];
+/** Tests that start the real processes (`lmskit mock`, `lmskit mcp`), install the packed kit, or use a browser. */
+const PROCESS_AND_BROWSER = [
+  'test/e2e/**/*.test.ts',
+  'test/mcp/**/*.test.ts',
+  'test/package/**/*.test.ts',
+  '**/*.browser.test.ts',
+];
 
 export default defineConfig({
   test: {

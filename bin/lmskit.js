@@ -1,7 +1,10 @@
 #!/usr/bin/env node
 // The `lmskit` command: one entry point whose sub-commands run the kit's parts.
 // TypeScript sources are loaded through tsx in this same process (no build step, and signals
-// reach the command itself rather than a wrapper).
+// reach the command itself rather than a wrapper). The installed package ships the commands an
+// integrator runs (mock, mcp, conformance); docs, generate and lint work on the kit's own sources
+// and exist in a clone only.
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { register } from 'tsx/esm/api';
@@ -25,10 +28,17 @@ const commands = {
   },
 };
 
+const here = Object.fromEntries(Object.entries(commands).filter(([, c]) => existsSync(join(root, c.script))));
 const [name, ...args] = process.argv.slice(2);
-const command = name ? commands[name] : undefined;
+if (name && commands[name] && !here[name]) {
+  console.error(
+    `lmskit ${name} works in a clone of the kit, on its own sources; this installation has: ${Object.keys(here).join(', ')}`,
+  );
+  process.exit(2);
+}
+const command = name ? here[name] : undefined;
 if (!command) {
-  const list = Object.entries(commands)
+  const list = Object.entries(here)
     .map(([n, c]) => `  ${n.padEnd(12)} ${c.help}`)
     .join('\n');
   const asked = !name || ['help', '--help', '-h'].includes(name);

@@ -490,7 +490,7 @@ export interface components {
              * @default demo
              * @enum {string}
              */
-            seed: "demo" | "empty";
+            seed?: "demo" | "empty";
         };
         /** @description The state after a reset. */
         ResetResult: {
@@ -726,7 +726,7 @@ export interface components {
              * @default 100
              * @example 90
              */
-            resultValue: number;
+            resultValue?: number;
         };
         /** @description One course assigned to one user, as the mock keeps it. */
         AdminAssignment: {
@@ -1044,7 +1044,7 @@ export interface components {
              * @default 1
              * @example 1
              */
-            count: number;
+            count?: number;
             /**
              * @description The status to answer instead of the real answer.
              * @example 503

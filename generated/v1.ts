@@ -712,7 +712,7 @@ export interface components {
              * @default true
              * @example true
              */
-            fromApi: boolean;
+            fromApi?: boolean;
             /**
              * @description IDs of courses to assign to the new user.
              * @example [

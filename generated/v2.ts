@@ -1750,7 +1750,7 @@ export interface components {
              * @default 6
              * @example 6
              */
-            moduleCount: number;
+            moduleCount?: number;
             /**
              * @description Course language, ISO 639-1; omitted means the language of the prompt.
              * @example en

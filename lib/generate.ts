@@ -33,7 +33,12 @@ export async function generate(outDir = GENERATED_DIR): Promise<string[]> {
       bundlePath(api, outDir),
       `${JSON.stringify({ 'x-generated': NOTICE, ...bundle }, null, 2)}\n`,
     );
-    const types = astToString(await openapiTS(bundle as unknown as Parameters<typeof openapiTS>[0]));
+    // A property with a `default` stays optional where the schema does not require it: the defaults
+    // of the contracts are all in request bodies, which a client may leave out (openapi-typescript's
+    // `defaultNonNullable` would make a client send them).
+    const types = astToString(
+      await openapiTS(bundle as unknown as Parameters<typeof openapiTS>[0], { defaultNonNullable: false }),
+    );
     await write(join(outDir, `${api}.ts`), tsHeader(`openapi/${api}/`) + types);
   }
 

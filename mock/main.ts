@@ -2,16 +2,16 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { parseCommandLine, portOf, usageError } from '../lib/cli.ts';
 import { ROOT } from '../lib/paths.ts';
 import { createApp, trustProxySetting } from './app.ts';
 import { VirtualClock } from './domain/clock.ts';
-import { hashKey } from './domain/mcp-keys.ts';
 import { Platform } from './domain/platform.ts';
-import { buildDocsInChildProcess } from './http/docs.ts';
+import { buildDocsInChildProcess, docsBuildable } from './http/docs.ts';
 import { answerClientErrors } from './http/refusals.ts';
-import { DEMO_KEYS, DEMO_TENANT, demoMcpKey, START } from './seed/demo.ts';
+import { DEMO_TENANT, liveDemoKeys, START } from './seed/demo.ts';
 import { loadSeed, SEEDS } from './seed/index.ts';
 import { parseScale, scaleTenant } from './seed/scale.ts';
 import { openWarnings, StateFile, StateFileDamaged, StateFileUnusable } from './store/state-file.ts';
@@ -95,7 +95,7 @@ if (stateFile) {
 }
 
 const { app } = createApp({
-  docs: buildDocsInChildProcess,
+  docs: docsBuildable() ? buildDocsInChildProcess : undefined,
   platform,
   adminToken,
   version,
@@ -106,12 +106,9 @@ const dispatcher = new WebhookDispatcher(platform);
 dispatcher.start();
 
 const server: Server = app.listen(port, values.host, () => {
-  const base = `http://${values.host}:${port}`;
+  // The bound port: `--port 0` asks for a free one.
+  const base = `http://${values.host}:${(server.address() as AddressInfo).port}`;
   const demo = platform.tenants.get(DEMO_TENANT);
-  const keys = DEMO_KEYS.filter((k) => {
-    const record = demo?.mcpKeys.get(k.id);
-    return record && !record.revokedAt && record.hash === hashKey(demoMcpKey(k.name));
-  });
   const lines = [
     `lmskit mock ${version} ready`,
     `  Integration REST API (v1)  ${base}/openapi/v1`,
@@ -119,9 +116,13 @@ const server: Server = app.listen(port, values.host, () => {
     `  Admin API                  ${base}/__admin`,
     '',
     ...(demo ? [`  tenant ${demo.id}: X-API-KEY ${demo.siteApiKey}`] : []),
-    ...keys.map((k) => `  MCP key (${k.scopes.join('+')}, ${k.userApiId}): X-MCP-Key ${demoMcpKey(k.name)}`),
+    ...liveDemoKeys(platform).map(
+      (k) => `  MCP key (${k.scopes.join('+')}, ${k.userApiId}): X-MCP-Key ${k.key}`,
+    ),
     `  admin token: Authorization: Bearer ${adminToken}`,
-    `  docs: ${base}/docs/ (built from the contracts on the first visit, a few seconds)`,
+    docsBuildable()
+      ? `  docs: ${base}/docs/ (built from the contracts on the first visit, a few seconds)`
+      : '  docs: not served by the installed package; a clone of the kit builds them (npm run docs)',
     `  state: ${stateFile ? stateFile.path : 'in memory (use --state-file to keep it)'}`,
     '',
     `try: curl -H 'X-API-KEY: ${demo?.siteApiKey ?? '<key>'}' ${base}/openapi/v1/courses`,

@@ -1,5 +1,13 @@
-// The machine-readable report: the run and every result with its evidence.
-import type { RunReport } from '../runner.ts';
+// The machine-readable report: the run, its outcome and every result with its evidence. The same
+// object is what `runConformance` (lib/api.ts) resolves to.
+import { type Outcome, outcomeOf, type RunReport } from '../runner.ts';
 
-export const toJson = (report: RunReport) =>
-  `${JSON.stringify({ tool: 'lmskit conformance', ...report }, null, 2)}\n`;
+export type JsonReport = { tool: 'lmskit conformance'; outcome: Outcome } & RunReport;
+
+export const jsonReport = (report: RunReport): JsonReport => ({
+  tool: 'lmskit conformance',
+  outcome: outcomeOf(report),
+  ...report,
+});
+
+export const toJson = (report: RunReport) => `${JSON.stringify(jsonReport(report), null, 2)}\n`;

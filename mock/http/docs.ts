@@ -3,6 +3,7 @@
 // reference page names the mock's default address; it is served with the address it was requested
 // at instead, so its code samples and "Try it" talk to this very mock.
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { extname, join, relative } from 'node:path';
@@ -103,6 +104,12 @@ function safeDecode(path: string): string | undefined {
     return undefined;
   }
 }
+
+/**
+ * Whether this installation can build the site: a clone can; the installed package leaves the site's
+ * builder and its tools (Redocly, marked, httpsnippet) out, and serves no /docs/.
+ */
+export const docsBuildable = () => existsSync(join(ROOT, 'scripts', 'build-docs.ts'));
 
 /**
  * Builds the site with `lmskit docs --out <temporary folder>` in a child process and reads it into

@@ -9,6 +9,7 @@ import { publishCourse } from '../domain/courses.ts';
 import { addMember, createGroup } from '../domain/groups.ts';
 import { hashKey, KEY_PREFIX } from '../domain/mcp-keys.ts';
 import type { Course, CourseElement, McpKey, TenantData } from '../domain/model.ts';
+import type { Platform } from '../domain/platform.ts';
 import { TenantState } from '../domain/tenant-state.ts';
 import { createUser } from '../domain/users.ts';
 
@@ -41,6 +42,15 @@ export const DEMO_KEYS = [
   { id: 'key_demo_read', name: 'read', userApiId: 'ada', scopes: ['read'] },
   { id: 'key_demo_write', name: 'write', userApiId: 'ada', scopes: ['read', 'write'] },
 ] as const;
+
+/** The demo keys the platform still accepts as seeded (not revoked, not replaced), with their text. */
+export function liveDemoKeys(platform: Platform) {
+  const demo = platform.tenants.get(DEMO_TENANT);
+  return DEMO_KEYS.filter((k) => {
+    const record = demo?.mcpKeys.get(k.id);
+    return record && !record.revokedAt && record.hash === hashKey(demoMcpKey(k.name));
+  }).map((k) => ({ ...k, key: demoMcpKey(k.name) }));
+}
 
 const PEOPLE: [apiId: string, name: string, role: string][] = [
   ['ada', 'Ada Admin', 'admin'],
