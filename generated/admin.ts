@@ -1063,7 +1063,7 @@ export interface components {
              * @example 2000
              */
             latencyMs?: number;
-        } | unknown | unknown;
+        };
         /** @description The whole platform state, for saving and loading. Its inner shape belongs to the mock and may grow; read it back with `importSnapshot` only. */
         StateSnapshot: {
             /**
@@ -1887,3 +1887,5 @@ export interface operations {
         };
     };
 }
+/** The operations of `paths` by operationId (webhooks left out). */
+export type PathOperations = Pick<operations, "advanceClock" | "clearFaults" | "createFault" | "createMcpKey" | "createWebhookReceiver" | "deleteWebhookReceiver" | "exportSnapshot" | "getAiSettings" | "getClock" | "getHealth" | "getMcpKey" | "getRequestJournal" | "getTenant" | "importSnapshot" | "listFaults" | "listMcpKeys" | "listTenantUsers" | "listWebhookDeliveries" | "listWebhookReceivers" | "publishCourse" | "recordProgress" | "resetState" | "revokeMcpKey" | "setClock" | "updateAiSettings" | "updateTenant">;

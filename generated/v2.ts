@@ -1542,7 +1542,7 @@ export interface components {
              * @example 1738972800
              */
             deadlineAt?: number;
-        } | unknown | unknown;
+        };
         /** @description Result of a course-chain assignment; shape assumed. */
         AssignCourseChainResult: {
             /**
@@ -3027,3 +3027,5 @@ export interface operations {
         };
     };
 }
+/** The operations of `paths` by operationId (webhooks left out). */
+export type PathOperations = Pick<operations, "assignCourseChain" | "assignCourseToGroups" | "assignUserToCourse" | "banUser" | "changeUserEmail" | "cloneCourse" | "generateCourse" | "getCapabilities" | "getCourse" | "getCourseUserStatistics" | "getGenerationJob" | "getLeaderboard" | "getStatistics" | "getUser" | "listAuditLog" | "listGroupAssignments" | "listMyAssignments" | "listUserAssignments" | "listUserCertificates" | "processSourceMaterial" | "refineCourse" | "regenerateLesson" | "regenerateQuestion" | "searchCourses" | "searchUsers" | "unbanUser" | "uploadSourceMaterial">;

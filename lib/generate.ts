@@ -18,6 +18,27 @@ const tsHeader = (source: string) => `// ${NOTICE}\n// Source: ${source}\n\n`;
 export const toolTypeName = (tool: string) =>
   tool.replace(/(^|_)([a-z])/g, (_m, _sep: string, c: string) => c.toUpperCase());
 
+/**
+ * An `anyOf` whose branches only list `required` ("at least one of users and groups") adds no shape,
+ * but openapi-typescript renders each branch `unknown`, and `{…} | unknown` is `unknown`: the object
+ * type would be lost. The branches' rule is still checked, by ajv against the bundled spec.
+ */
+const withoutShapelessBranches = (types: string) => types.replaceAll(/\}( \| unknown)+;/g, '};');
+
+/**
+ * The operations reachable by a path (webhooks are operations too, but nobody serves them), by
+ * operationId: the mock's handler maps are typed from it, so a missing handler does not compile.
+ */
+function pathOperations(bundle: { paths?: Record<string, Record<string, unknown>> }): string {
+  const ids = Object.values(bundle.paths ?? {})
+    .flatMap((item) => Object.values(item))
+    .flatMap((op) =>
+      (op as { operationId?: string })?.operationId ? [(op as { operationId: string }).operationId] : [],
+    )
+    .sort();
+  return `/** The operations of \`paths\` by operationId (webhooks left out). */\nexport type PathOperations = Pick<operations, ${ids.map((id) => JSON.stringify(id)).join(' | ')}>;\n`;
+}
+
 export async function generate(outDir = GENERATED_DIR): Promise<string[]> {
   await rm(outDir, { recursive: true, force: true });
   const written: string[] = [];
@@ -39,7 +60,10 @@ export async function generate(outDir = GENERATED_DIR): Promise<string[]> {
     const types = astToString(
       await openapiTS(bundle as unknown as Parameters<typeof openapiTS>[0], { defaultNonNullable: false }),
     );
-    await write(join(outDir, `${api}.ts`), tsHeader(`openapi/${api}/`) + types);
+    await write(
+      join(outDir, `${api}.ts`),
+      tsHeader(`openapi/${api}/`) + withoutShapelessBranches(types) + pathOperations(bundle),
+    );
   }
 
   const exports: string[] = [];

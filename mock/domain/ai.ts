@@ -14,6 +14,7 @@ import type {
   GenerationJob,
   LessonElement,
   QuestionElement,
+  UploadedFile,
   User,
 } from './model.ts';
 import type { TenantState } from './tenant-state.ts';
@@ -29,7 +30,7 @@ export const DEFAULT_MODULE_COUNT = 6;
 export interface UploadInput {
   sessionId?: string;
   filename: string;
-  mimeType: string;
+  mimeType: UploadedFile['mimeType'];
   size: number;
   chunks: string[];
   /** The most characters of uploaded text the tenant keeps (x-extraction-limits). */

@@ -57,12 +57,12 @@ import {
 } from './users.ts';
 import { createReceiver, deleteReceiver, recordAttempt } from './webhooks.ts';
 
-export interface Snapshot {
+export type Snapshot = {
   format: 'lmskit-state';
   version: 1;
   now: number;
   tenants: Record<string, TenantData>;
-}
+};
 
 export type SeedLoader = (name: string) => { now: number; tenants: TenantData[] };
 

@@ -2,12 +2,12 @@
 // Each function checks everything first and changes state only when nothing is wrong.
 import { createHash } from 'node:crypto';
 import { assign } from './assignments.ts';
-import { checkValues } from './attributes.ts';
+import { checkedValues, checkValues } from './attributes.ts';
 import { type Actor, audit } from './audit.ts';
 import { DomainError, FieldErrors, notFound } from './errors.ts';
 import { userCreated } from './events.ts';
 import { addMember } from './groups.ts';
-import type { AttributeValue, User } from './model.ts';
+import type { AttributeInputValue, User } from './model.ts';
 import { isRole } from './roles.ts';
 import type { TenantState } from './tenant-state.ts';
 
@@ -23,12 +23,12 @@ export interface CreateUserInput {
   occupation?: string;
   location?: string;
   timezone?: string;
-  language?: string;
+  language?: User['language'];
   fromApi?: boolean;
   courses?: number[];
   deadlineAt?: number;
   groups?: number[];
-  attributes?: Record<string, AttributeValue>;
+  attributes?: Record<string, AttributeInputValue>;
 }
 
 export interface UpdateUserInput {
@@ -42,7 +42,7 @@ export interface UpdateUserInput {
   location?: string;
   timezone?: string;
   fromApi?: boolean;
-  attributes?: Record<string, AttributeValue>;
+  attributes?: Record<string, AttributeInputValue>;
 }
 
 /** A mock needs no slow hash; it only must never keep the password itself. */
@@ -107,7 +107,7 @@ export function createUser(t: TenantState, actor: Actor, input: CreateUserInput,
     bio: input.bio ?? '',
     fromApi: input.fromApi ?? true,
     isBanned: false,
-    attributes: input.attributes ?? {},
+    attributes: checkedValues(input.attributes ?? {}),
     groupIds: [],
     createdAt: at,
   };
@@ -149,7 +149,7 @@ export function updateUser(
   if (input.location !== undefined) user.location = input.location;
   if (input.timezone !== undefined) user.timezone = input.timezone;
   if (input.fromApi !== undefined) user.fromApi = input.fromApi;
-  if (input.attributes) user.attributes = input.attributes;
+  if (input.attributes) user.attributes = checkedValues(input.attributes);
   audit(t, actor, at, 'user.update', { type: 'user', id: user.apiId });
   return user;
 }

@@ -16,6 +16,13 @@ export function sendError(res: Response, error: ApiError): Response {
   return res.status(error.status).json({ error: error.message, code: error.code });
 }
 
+/** The same error as a handler's answer (./typed-handlers.ts): the contract types the status and the body. */
+export const errorAnswer = <S extends number>(error: ApiError & { status: S }) => ({
+  status: error.status,
+  body: { error: error.message, code: error.code },
+  ...(error.retryAfter !== undefined ? { headers: { 'Retry-After': String(error.retryAfter) } } : {}),
+});
+
 /** `query.limit: must be <= 50; body.userId: must have required property 'userId'`. */
 export const describeProblems = (problems: InputProblem[]) =>
   problems

@@ -1,6 +1,8 @@
 // What the mock keeps about its own traffic, outside the platform state: the request journal and the
 // injected faults (admin API, "Journal" and "Faults"). Neither is durable: they describe this run.
+
 import type { NextFunction, Request, Response } from 'express';
+import type { components } from '../../generated/admin.ts';
 
 export interface JournalRecord {
   at: string;
@@ -17,7 +19,7 @@ export const MAX_FAULTS = 100;
 
 export interface Fault {
   id: string;
-  method: string;
+  method: components['schemas']['HttpMethod'];
   path: string;
   remaining: number;
   status: number | null;
