@@ -33,7 +33,7 @@ import { type AttributeInput, upsertAttributes } from './attributes.ts';
 import { type Actor, SITE_KEY } from './audit.ts';
 import type { VirtualClock } from './clock.ts';
 import { publishCourse } from './courses.ts';
-import { DomainError, notFound } from './errors.ts';
+import { forbidden, invalid, notFound } from './errors.ts';
 import { createGroup, type GroupInput, updateGroup } from './groups.ts';
 import type {
   AiSettings,
@@ -71,13 +71,7 @@ const ADMIN: Actor = { userId: null };
 /** Seed 000, Authentication 7: key generation and revocation need an MCP licence (else 402). */
 function requireMcpLicence(t: TenantState): void {
   if (!t.mcpLicensed) {
-    throw new DomainError(
-      'forbidden',
-      'MCP is not licensed for this workspace',
-      {},
-      undefined,
-      'LICENSE_RESTRICTED',
-    );
+    throw forbidden('LICENSE_RESTRICTED', 'MCP is not licensed for this workspace');
   }
 }
 
@@ -470,24 +464,12 @@ export class Platform {
   /** Checks the outline of a snapshot (from a file or the admin API) and loads it. */
   loadSnapshot(snapshot: Snapshot): void {
     if (snapshot?.format !== 'lmskit-state' || snapshot.version !== 1 || typeof snapshot.now !== 'number') {
-      throw new DomainError(
-        'validation',
-        'not an lmskit state snapshot (format lmskit-state, version 1)',
-        {},
-        undefined,
-        'VALIDATION_ERROR',
-      );
+      throw invalid('not an lmskit state snapshot (format lmskit-state, version 1)');
     }
     try {
       this.load({ now: snapshot.now, tenants: Object.values(snapshot.tenants) });
     } catch (error) {
-      throw new DomainError(
-        'validation',
-        `the snapshot cannot be loaded: ${(error as Error).message}`,
-        {},
-        undefined,
-        'VALIDATION_ERROR',
-      );
+      throw invalid(`the snapshot cannot be loaded: ${(error as Error).message}`);
     }
   }
 

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { assign } from './assignments.ts';
 import { checkedValues, checkValues } from './attributes.ts';
 import { type Actor, audit } from './audit.ts';
-import { DomainError, FieldErrors, notFound } from './errors.ts';
+import { conflict, FieldErrors, notFound, unprocessable } from './errors.ts';
 import { userCreated } from './events.ts';
 import { addMember } from './groups.ts';
 import type { AttributeInputValue, User } from './model.ts';
@@ -167,12 +167,10 @@ export const expertCourses = (t: TenantState, user: User) =>
 export function banUser(t: TenantState, actor: Actor, user: User, at: number): User {
   const courses = expertCourses(t, user);
   if (courses.length) {
-    throw new DomainError(
-      'unprocessable',
-      `User ${user.apiId} cannot be banned: assigned as expert at ${courses.length} course(s)`,
-      {},
-      { courses },
+    throw unprocessable(
       'USER_IS_EXPERT',
+      `User ${user.apiId} cannot be banned: assigned as expert at ${courses.length} course(s)`,
+      { data: { courses } },
     );
   }
   if (!user.isBanned) {
@@ -194,13 +192,9 @@ export function unbanUser(t: TenantState, actor: Actor, user: User, at: number):
 export function changeEmail(t: TenantState, actor: Actor, user: User, email: string, at: number): User {
   const holder = t.userByEmail(email);
   if (holder && holder !== user)
-    throw new DomainError(
-      'conflict',
-      `e-mail ${email} is already taken`,
-      { email: ['e-mail is already taken'] },
-      undefined,
-      'EMAIL_TAKEN',
-    );
+    throw conflict('EMAIL_TAKEN', `e-mail ${email} is already taken`, {
+      fields: { email: ['e-mail is already taken'] },
+    });
   const previous = user.email;
   t.setUserEmail(user, email);
   audit(

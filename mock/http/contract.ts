@@ -253,8 +253,15 @@ function checkResponses(
       : ['paths', path, method, 'responses', key, 'content', 'application/json', 'schema'];
     if (!deref(schemas.spec, response)?.content?.['application/json']?.schema)
       return fail([`status ${status} documents no JSON body`]);
-    const errors = schemas.errors(at, JSON.parse(body));
+    const parsed = JSON.parse(body);
+    const errors = schemas.errors(at, parsed);
     if (errors.length) return fail(errors.map((e) => `${e.instancePath || '/'}: ${e.message}`));
+    // The error-code catalogue: an error answer carries a code its response documents.
+    const codes = deref(schemas.spec, response)?.['x-error-codes'] as string[] | undefined;
+    if (codes && !codes.includes(parsed?.code))
+      return fail([
+        `code ${parsed?.code} is not documented for status ${status} (x-error-codes: ${codes.join(', ')})`,
+      ]);
     return send(body);
   };
 }

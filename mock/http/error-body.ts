@@ -1,11 +1,24 @@
 // The `{error, code}` error body that /api/v2 documents (seed 000, Errors) and the admin API shares,
 // and the sentence that lists a request's invalid inputs in it.
 import type { Response } from 'express';
+import type { ErrorCode } from '../domain/errors.ts';
 import type { InputProblem } from './contract.ts';
+
+/**
+ * Codes of answers that belong to no operation, so to no catalogue: an unknown route's body parse
+ * failure is VALIDATION_ERROR (catalogued), but these are the mock's own (docs/mock.md).
+ */
+export type OwnCode =
+  | 'INTERNAL'
+  | 'CONTRACT_VIOLATION'
+  | 'BAD_REQUEST'
+  | 'HEADERS_TOO_LARGE'
+  | 'REQUEST_TIMEOUT';
 
 export interface ApiError {
   status: number;
-  code: string;
+  /** A code of the contracts' catalogue (`x-error-codes`), or one of the mock's own. */
+  code: ErrorCode | OwnCode;
   message: string;
   /** Seconds, sent as `Retry-After` (seed 000: "A 429 carries the retry delay"). */
   retryAfter?: number;

@@ -48,4 +48,4 @@ export type Handlers<Ops> = {
 };
 
 /** A 200 answer: `ok(body)` reads as the contract's default success. */
-export const ok = <B>(body: B) => ({ status: 200 as const, body });
+export const ok = <const B>(body: B) => ({ status: 200 as const, body });

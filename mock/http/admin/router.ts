@@ -213,7 +213,7 @@ export function adminRouter(options: AdminOptions) {
     },
     clearFaults: (_req, _res) => {
       runtime.clearFaults();
-      return ok({ faults: [] });
+      return { status: 200, body: { faults: [] } };
     },
 
     exportSnapshot: (_req, _res) => ok(platform.snapshot()),
@@ -222,7 +222,7 @@ export function adminRouter(options: AdminOptions) {
         // The contract checks the envelope; loadSnapshot refuses tenants it cannot load.
         snapshot: body as Snapshot,
       });
-      return ok({ now, tenants: [...platform.tenants.keys()] });
+      return { status: 200, body: { now, tenants: [...platform.tenants.keys()] } };
     },
   };
 

@@ -49,13 +49,16 @@ export function v2Router({ spec, platform, limits, onResponseMismatch }: V2Optio
   const handlers: Handlers<PathOperations> = {
     getCapabilities: (_req, res) => {
       const c = caller(res);
-      return ok({
-        tier: c.tenant.mcpAccess,
-        scopes: c.scopes,
-        user: { id: c.user.id, name: c.user.name, email: c.user.email },
-        tools: callableTools(c, TOOL_NEEDS),
-        resources: [],
-      });
+      return {
+        status: 200,
+        body: {
+          tier: c.tenant.mcpAccess,
+          scopes: c.scopes,
+          user: { id: c.user.id, name: c.user.name, email: c.user.email },
+          tools: callableTools(c, TOOL_NEEDS),
+          resources: [],
+        },
+      };
     },
 
     searchUsers: (_req, res, { query }) => {

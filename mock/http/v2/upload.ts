@@ -34,7 +34,11 @@ export interface ReceivedUpload {
 
 /** The statuses openapi/v2 documents for a refused upload. */
 type UploadFailure = Failure & { status: 400 | 413 | 415 | 503 };
-const bad = (status: UploadFailure['status'], code: string, message: string): UploadFailure => ({
+const bad = (
+  status: UploadFailure['status'],
+  code: UploadFailure['code'],
+  message: string,
+): UploadFailure => ({
   status,
   code,
   message,
