@@ -82,8 +82,8 @@ export class TenantState {
   private readonly usersByEmail = new Map<string, User>();
   private readonly assignmentsByUser = new Map<number, Map<number, Assignment>>();
   private readonly assignmentsByCourse = new Map<number, Map<number, Assignment>>();
-  /** Each key's SHA-256 as bytes, for the constant-time comparison of authentication. */
-  readonly keyDigests = new Map<string, { key: McpKey; digest: Buffer }>();
+  /** MCP keys by the hex of their SHA-256, for authentication by lookup (domain/mcp-keys.ts). */
+  readonly keysByDigest = new Map<string, { key: McpKey; digest: Buffer }>();
   private readonly lastEventByType = new Map<string, PlatformEvent>();
   /** Lower-cased "name\nemail" of each user, so a search does not lower-case every user again. */
   private readonly userSearchText = new Map<number, string>();
@@ -317,7 +317,8 @@ export class TenantState {
 
   addMcpKey(key: McpKey): void {
     this.mcpKeys.set(key.id, key);
-    this.keyDigests.set(key.id, { key, digest: Buffer.from(key.hash, 'hex') });
+    const digest = Buffer.from(key.hash, 'hex');
+    this.keysByDigest.set(digest.toString('hex'), { key, digest });
   }
 
   // Events.
