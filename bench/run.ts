@@ -308,8 +308,11 @@ for (const [i, s] of SCENARIOS.entries()) {
     const row: Row = { scenario: s.name, connections, runs: { mock: [], bare: [], prism: [] } };
     // Prism is compared at 10 connections only: it is far behind, and the rounds' time goes further.
     const here = connections === 10 ? contenders : contenders.filter((c) => c !== 'prism');
+    // Odd rounds run the contenders in reverse order, so a machine getting busier or quieter during
+    // the rounds does not always favour the one that runs first.
     for (let round = 0; round < ROUNDS; round++)
-      for (const who of here) row.runs[who].push(await client.run(jobOf(s, i, who, connections, SECONDS)));
+      for (const who of round % 2 ? [...here].reverse() : here)
+        row.runs[who].push(await client.run(jobOf(s, i, who, connections, SECONDS)));
     rows.push(row);
     const r = spread(row.runs.mock.map((m, k) => m.reqPerSec / (row.runs.bare[k] as LoadSummary).reqPerSec));
     console.log(
@@ -335,26 +338,31 @@ const toolCall = JSON.stringify({
   params: { name: 'get_course', arguments: { courseId: 1 } },
 });
 const toolRuns: { direct: LoadSummary[]; tool: LoadSummary[] } = { direct: [], tool: [] };
+const directCall = () =>
+  client.run({
+    url: `${base(servers.demo.port)}/api/v2/courses/1`,
+    method: 'GET',
+    headers: MCP,
+    connections: 10,
+    seconds: SECONDS,
+  });
+const viaTool = () =>
+  client.run({
+    url: `${base(mcpPort)}/mcp`,
+    method: 'POST',
+    headers: { ...MCP, accept: 'application/json, text/event-stream' },
+    body: toolCall,
+    connections: 10,
+    seconds: SECONDS,
+  });
 for (let round = 0; round < ROUNDS; round++) {
-  toolRuns.direct.push(
-    await client.run({
-      url: `${base(servers.demo.port)}/api/v2/courses/1`,
-      method: 'GET',
-      headers: MCP,
-      connections: 10,
-      seconds: SECONDS,
-    }),
-  );
-  toolRuns.tool.push(
-    await client.run({
-      url: `${base(mcpPort)}/mcp`,
-      method: 'POST',
-      headers: { ...MCP, accept: 'application/json, text/event-stream' },
-      body: toolCall,
-      connections: 10,
-      seconds: SECONDS,
-    }),
-  );
+  if (round % 2) {
+    toolRuns.tool.push(await viaTool());
+    toolRuns.direct.push(await directCall());
+  } else {
+    toolRuns.direct.push(await directCall());
+    toolRuns.tool.push(await viaTool());
+  }
 }
 console.log(
   `tools/call get_course: p50 ${median(toolRuns.tool.map((r) => r.p50))} ms, direct ${median(toolRuns.direct.map((r) => r.p50))} ms`,
@@ -627,7 +635,8 @@ Load average (1, 5, 15 min) at start ${loadAtStart.join(' ')}, at end ${loadAtEn
 machine shares the cores, which is what the interleaved medians are for.
 
 Method: for each scenario and connection count, ${ROUNDS} rounds; in each round the mock, the bare Express route
-answering the same bytes and (reads, at 10 connections) Prism run one after the other for ${SECONDS} s each, after
+answering the same bytes and (reads, at 10 connections) Prism run one after the other for ${SECONDS} s each (in
+reverse order in odd rounds), after
 one warm-up run each. A ratio is the mock's req/s over its neighbour's in the same round; the table gives the
 median ratio with its min–max, and the median req/s and latencies. The load generator (autocannon) is its
 own process. Scale seed: \`${SCALE}\`${FULL ? `; million-user seed: \`${MILLION}\`` : ''}.
