@@ -237,7 +237,8 @@ export interface paths {
          *     certificate when the course has one. Every time is taken from the virtual clock.
          *
          *     404 when there is no such tenant, user or course, or the course is not assigned to the user;
-         *     409 `ALREADY_FINISHED` when the assignment is finished already, and nothing changes.
+         *     409 `ALREADY_FINISHED` when the assignment is finished already, 409 `ASSIGNMENT_NOT_STARTED`
+         *     before the assignment's start (v1 `assignAt`, v2 `startAt`), and nothing changes.
          */
         post: operations["recordProgress"];
         delete?: never;

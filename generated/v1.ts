@@ -1037,7 +1037,7 @@ export interface components {
         /** @description An assignment in a user's list, with the assigned course. */
         UserAssignment: {
             /**
-             * @description When the course was assigned, Unix timestamp (seconds, UTC).
+             * @description When the assignment starts, Unix timestamp (seconds, UTC): the `assignAt` it was assigned with, else the moment it was assigned. The assignment is inactive until then: the learner cannot start it earlier (assumed, the seed names `assignAt` "when the assignment starts" and shows no other field for it).
              * @example 1714550400
              */
             assignedAt: number;
@@ -1344,7 +1344,7 @@ export interface components {
              */
             groups?: number[];
             /**
-             * @description When the assignment starts, Unix timestamp (seconds, UTC).
+             * @description When the assignment starts, Unix timestamp (seconds, UTC); omitted = at once. Assignment lists show it as `assignedAt`, and the learner cannot start the course before it (assumed, the seed shows no field for it in the answers).
              * @example 1714550400
              */
             assignAt?: number;
@@ -1387,7 +1387,7 @@ export interface components {
         /** @description An assignment in a course's list, with the assigned user. */
         CourseAssignment: {
             /**
-             * @description When the course was assigned, Unix timestamp (seconds, UTC).
+             * @description When the assignment starts, Unix timestamp (seconds, UTC): the `assignAt` it was assigned with, else the moment it was assigned. The assignment is inactive until then: the learner cannot start it earlier (assumed, the seed names `assignAt` "when the assignment starts" and shows no other field for it).
              * @example 1714550400
              */
             assignedAt: number;

@@ -1,0 +1,71 @@
+// The mock read against the seeds rule by rule, where an audit, a fuzzer and a first-time integrator
+// found it wanting: each test names the seed rule (or the contract's `x-assumed` choice) it holds
+// the mock to. Every answer is also checked against the contract by the harness.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Harness, startHarness } from './harness.ts';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(() => h.close());
+
+const demo = () => h.platform.tenant('demo');
+let serial = 0;
+/** A new learner made through v1; answers its API id and integer id. */
+async function newLearner(extra: Record<string, unknown> = {}) {
+  serial++;
+  const created = await h.v1('/users', {
+    method: 'POST',
+    json: {
+      name: `Fidelity ${serial}`,
+      email: `fidelity${serial}@example.test`,
+      password: 'correct horse',
+      roleAlias: 'learner',
+      ...extra,
+    },
+  });
+  expect(created.status).toBe(201);
+  const apiId = created.body.id as string;
+  return { apiId, id: demo().userByApiId(apiId)?.id as number };
+}
+
+describe('assignAt starts the assignment (seed 001, Courses and assignments: assignAt "when the assignment starts"; x-assumed: shown as assignedAt)', () => {
+  it('shows assignAt as assignedAt and keeps the learner out until then', async () => {
+    const { apiId, id } = await newLearner();
+    const start = h.platform.now() + 86_400;
+    const assigned = await h.v1('/courses/3/assignments', {
+      method: 'POST',
+      json: { users: [apiId], assignAt: start },
+    });
+    expect(assigned.status).toBe(200);
+    const mine = await h.v1(`/users/${apiId}/assignments`);
+    expect(mine.body.assignments).toEqual([
+      expect.objectContaining({ assignedAt: start, isCourseStarted: false }),
+    ]);
+    const listed = await h.v1('/courses/3/assignments/users');
+    expect(listed.body.assignments.find((a: any) => a.user.id === apiId).assignedAt).toBe(start);
+
+    const early = await h.admin(`/tenants/demo/users/${id}/courses/3/progress`, {
+      method: 'POST',
+      json: { action: 'start' },
+    });
+    expect(early).toMatchObject({ status: 409, body: { code: 'ASSIGNMENT_NOT_STARTED' } });
+    expect(demo().assignment(id, 3)?.startedAt).toBeNull();
+
+    await h.admin('/clock/advance', { method: 'POST', json: { seconds: 86_400 } });
+    const started = await h.admin(`/tenants/demo/users/${id}/courses/3/progress`, {
+      method: 'POST',
+      json: { action: 'start' },
+    });
+    expect(started.status).toBe(200);
+  });
+
+  it('shows the moment of assigning as assignedAt when no assignAt is given', async () => {
+    const { apiId } = await newLearner();
+    const now = h.platform.now();
+    await h.v1('/courses/4/assignments', { method: 'POST', json: { users: [apiId] } });
+    const mine = await h.v1(`/users/${apiId}/assignments`);
+    expect(mine.body.assignments[0].assignedAt).toBe(now);
+  });
+});
