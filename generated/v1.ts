@@ -703,7 +703,7 @@ export interface components {
              */
             location?: string;
             /**
-             * @description Time zone name (TZ database).
+             * @description Time zone name of the IANA time zone database, spelt as it spells it: a canonical name (`Europe/Berlin`) or a link (`UTC`, `US/Eastern`). An unknown name is a 400 keyed `timezone`; the mock knows the names of its runtime's database.
              * @example Europe/Berlin
              */
             timezone?: string;
@@ -940,7 +940,7 @@ export interface components {
              */
             location?: string;
             /**
-             * @description Time zone name (TZ database).
+             * @description Time zone name of the IANA time zone database, spelt as it spells it: a canonical name (`Europe/Berlin`) or a link (`UTC`, `US/Eastern`). An unknown name is a 400 keyed `timezone`; the mock knows the names of its runtime's database.
              * @example Europe/Berlin
              */
             timezone?: string;

@@ -69,3 +69,49 @@ describe('assignAt starts the assignment (seed 001, Courses and assignments: ass
     expect(mine.body.assignments[0].assignedAt).toBe(now);
   });
 });
+
+describe('timezone is a TZ name (seed 001, User: timezone "TZ name")', () => {
+  it.each(['Mars/Olympus', '+01:00', 'europe/berlin', 'Berlin'])(
+    'refuses %s on create and on update, keyed timezone, changing nothing',
+    async (timezone) => {
+      const before = demo().users.size;
+      const created = await h.v1('/users', {
+        method: 'POST',
+        json: {
+          name: 'Tz',
+          email: 'tz@example.test',
+          password: 'correct horse',
+          roleAlias: 'learner',
+          timezone,
+        },
+      });
+      expect(created.status).toBe(400);
+      expect(Object.keys(created.body.errors)).toEqual(['timezone']);
+      expect(demo().users.size).toBe(before);
+
+      const updated = await h.v1('/users/lena', {
+        method: 'PATCH',
+        json: { email: 'lena@demo.example', timezone },
+      });
+      expect(updated.status).toBe(400);
+      expect(updated.body.errors.timezone[0]).toContain(timezone);
+      expect(demo().userByApiId('lena')?.timezone).not.toBe(timezone);
+    },
+  );
+
+  it('names the spelling the database uses when only the case is wrong', async () => {
+    const { body } = await h.v1('/users/lena', {
+      method: 'PATCH',
+      json: { email: 'lena@demo.example', timezone: 'europe/berlin' },
+    });
+    expect(body.errors.timezone).toEqual([expect.stringContaining('did you mean Europe/Berlin?')]);
+  });
+
+  it.each(['Europe/Berlin', 'UTC', 'Etc/UTC', 'US/Eastern', 'Asia/Calcutta', 'America/Port-au-Prince'])(
+    'accepts %s, a canonical name or a link of the IANA database',
+    async (timezone) => {
+      const { apiId } = await newLearner({ timezone });
+      expect(demo().userByApiId(apiId)?.timezone).toBe(timezone);
+    },
+  );
+});
