@@ -540,14 +540,14 @@ export interface components {
         /** @description A group attribute definition to create or update. An existing group attribute is matched by `apiId` and updated instead of created; its `type` cannot change, the options of a choice type can. */
         GroupAttributeRequest: {
             /**
-             * @description Attribute name; a missing name fails with `name is required`.
+             * @description Attribute name; a missing name fails with `name is required`. Groups' values are keyed by it, so it is unique among group attributes (assumed): renaming an attribute moves the stored values to the new name.
              * @example region
              */
             name: string;
             /** @description Attribute type 1-8; cannot be changed on an existing attribute. */
             type: components["schemas"]["AttributeType"];
             /**
-             * @description API identifier of the attribute. Optional: generated when omitted, must be unique when provided; an existing group attribute with this `apiId` is updated.
+             * @description API identifier of the attribute. Optional: generated when omitted, must be unique among group attributes when provided (a user attribute may have the same one); an existing group attribute with this `apiId` is updated.
              * @example region
              */
             apiId?: string;
@@ -621,7 +621,7 @@ export interface components {
             /** @description Attribute type 1-8; cannot be changed on an existing attribute. */
             type: components["schemas"]["AttributeType"];
             /**
-             * @description API identifier of the attribute, the key of the value in a user's `attributes`. Optional: generated when omitted, must be unique when provided.
+             * @description API identifier of the attribute, the key of the value in a user's `attributes`. Optional: generated when omitted (kept when omitted on an update), must be unique among user attributes when provided. An update by `id` may change it; users' stored values move to the new key.
              * @example department
              */
             apiId?: string;

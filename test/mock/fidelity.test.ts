@@ -115,3 +115,124 @@ describe('timezone is a TZ name (seed 001, User: timezone "TZ name")', () => {
     },
   );
 });
+
+describe('custom attribute apiIds and stored values (seed 001, Custom attributes: apiId unique when provided; users matched by id, groups by apiId)', () => {
+  const userAttr = (over: Record<string, unknown>) => ({
+    name: 'Attr',
+    type: 1,
+    position: 50,
+    isRequired: false,
+    isVisible: true,
+    isEditable: true,
+    ...over,
+  });
+  const groupAttr = (over: Record<string, unknown>) => ({
+    name: 'Attr',
+    type: 1,
+    position: 50,
+    isRequired: false,
+    isVisible: true,
+    ...over,
+  });
+
+  it('scopes apiId uniqueness to its kind: a group attribute may share a user attribute apiId', async () => {
+    const answer = await h.v1('/custom/attributes/groups', {
+      method: 'POST',
+      json: [groupAttr({ name: 'Department of group', apiId: 'department' })],
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body[0].apiId).toBe('department');
+    const users = await h.v1('/custom/attributes/users');
+    expect(users.body.some((a: any) => a.apiId === 'department')).toBe(true);
+  });
+
+  it('still refuses an apiId another attribute of the same kind has', async () => {
+    const answer = await h.v1('/custom/attributes/users', {
+      method: 'POST',
+      json: [userAttr({ name: 'Other', apiId: 'department' })],
+    });
+    expect(answer.status).toBe(400);
+    expect(Object.keys(answer.body.errors)).toEqual(['attributes[0].apiId']);
+  });
+
+  it('renames a user attribute apiId given with its id, and moves the stored values to it', async () => {
+    const [made] = (
+      await h.v1('/custom/attributes/users', {
+        method: 'POST',
+        json: [userAttr({ name: 'Badge', apiId: 'badge' })],
+      })
+    ).body;
+    const { apiId } = await newLearner({ attributes: { badge: 'B-7' } });
+    const renamed = await h.v1('/custom/attributes/users', {
+      method: 'POST',
+      json: [userAttr({ id: made.id, name: 'Badge', apiId: 'badgeNumber' })],
+    });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body[0]).toMatchObject({ id: made.id, apiId: 'badgeNumber' });
+    expect(demo().userByApiId(apiId)?.attributes).toMatchObject({ badgeNumber: 'B-7' });
+    expect(demo().userByApiId(apiId)?.attributes).not.toHaveProperty('badge');
+  });
+
+  it('moves group values to a renamed group attribute and drops values of removed options', async () => {
+    const made = await h.v1('/custom/attributes/groups', {
+      method: 'POST',
+      json: [
+        groupAttr({
+          name: 'Tier',
+          apiId: 'tier',
+          type: 3,
+          extraData: [{ value: 'gold' }, { value: 'silver' }],
+        }),
+        groupAttr({
+          name: 'Perks',
+          apiId: 'perks',
+          type: 4,
+          position: 51,
+          extraData: [{ value: 'car' }, { value: 'phone' }],
+        }),
+      ],
+    });
+    expect(made.status).toBe(200);
+    const group = await h.v1('/groups', { method: 'POST', json: { name: 'Tiered' } });
+    const patched = await h.v1(`/groups/${group.body.id}`, {
+      method: 'PATCH',
+      json: { name: 'Tiered', attributes: { Tier: 'gold', Perks: ['car', 'phone'], region: 'EMEA' } },
+    });
+    expect(patched.status).toBe(200);
+
+    const changed = await h.v1('/custom/attributes/groups', {
+      method: 'POST',
+      json: [
+        groupAttr({ name: 'Level', apiId: 'tier', type: 3, extraData: [{ value: 'silver' }] }),
+        groupAttr({ name: 'Perks', apiId: 'perks', type: 4, position: 51, extraData: [{ value: 'phone' }] }),
+      ],
+    });
+    expect(changed.status).toBe(200);
+    const stored = demo().groups.get(group.body.id)?.attributes;
+    expect(stored).toEqual({ Perks: ['phone'], region: 'EMEA' });
+
+    const renamedOnly = await h.v1('/custom/attributes/groups', {
+      method: 'POST',
+      json: [
+        groupAttr({
+          name: 'Benefits',
+          apiId: 'perks',
+          type: 4,
+          position: 51,
+          extraData: [{ value: 'phone' }],
+        }),
+      ],
+    });
+    expect(renamedOnly.status).toBe(200);
+    expect(demo().groups.get(group.body.id)?.attributes).toEqual({ Benefits: ['phone'], region: 'EMEA' });
+  });
+
+  it('refuses two group attributes of one name, as group values are keyed by name (x-assumed)', async () => {
+    const answer = await h.v1('/custom/attributes/groups', {
+      method: 'POST',
+      json: [groupAttr({ name: 'region' })],
+    });
+    expect(answer.status).toBe(400);
+    expect(Object.keys(answer.body.errors)).toEqual(['attributes[0].name']);
+  });
+});
