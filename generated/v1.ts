@@ -96,7 +96,7 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The user's API ID (alphanumeric).
+                 * @description The user's API ID (alphanumeric). Any other text names no user: 404, as for a missing user (seed 001, Users: 404).
                  * @example anna01
                  */
                 userId: components["parameters"]["UserId"];
@@ -122,7 +122,7 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The user's API ID (alphanumeric).
+                 * @description The user's API ID (alphanumeric). Any other text names no user: 404, as for a missing user (seed 001, Users: 404).
                  * @example anna01
                  */
                 userId: components["parameters"]["UserId"];
@@ -836,7 +836,7 @@ export interface components {
         /** @description Body of `blockUser`. */
         BlockUserRequest: {
             /**
-             * @description API ID of the user to ban.
+             * @description API ID of the user to ban. Any text that is no user's API ID, one that is not alphanumeric included, is a missing user: 404 (seed 001, User ban state).
              * @example anna01
              */
             id: string;
@@ -1706,7 +1706,7 @@ export interface components {
     };
     parameters: {
         /**
-         * @description The user's API ID (alphanumeric).
+         * @description The user's API ID (alphanumeric). Any other text names no user: 404, as for a missing user (seed 001, Users: 404).
          * @example anna01
          */
         UserId: string;
@@ -1898,7 +1898,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The user's API ID (alphanumeric).
+                 * @description The user's API ID (alphanumeric). Any other text names no user: 404, as for a missing user (seed 001, Users: 404).
                  * @example anna01
                  */
                 userId: components["parameters"]["UserId"];
@@ -1930,7 +1930,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The user's API ID (alphanumeric).
+                 * @description The user's API ID (alphanumeric). Any other text names no user: 404, as for a missing user (seed 001, Users: 404).
                  * @example anna01
                  */
                 userId: components["parameters"]["UserId"];

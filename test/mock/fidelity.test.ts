@@ -236,3 +236,27 @@ describe('custom attribute apiIds and stored values (seed 001, Custom attributes
     expect(Object.keys(answer.body.errors)).toEqual(['attributes[0].name']);
   });
 });
+
+describe('a user id that names no user is a missing user (seed 001, User ban state: user missing → 404; Users: 404)', () => {
+  it.each(['no-such-user', 'a b', 'ümlaut', 'x'.repeat(300)])('bans %s: 404, nothing changes', async (id) => {
+    const before = [...demo().users.values()].filter((u) => u.isBanned).length;
+    const answer = await h.v1('/users/blocked', { method: 'POST', json: { id } });
+    expect(answer).toMatchObject({ status: 404, body: { status: 404 } });
+    expect([...demo().users.values()].filter((u) => u.isBanned).length).toBe(before);
+  });
+
+  it.each(['no-such-user', 'a.b'])('answers 404 for PATCH and assignments of %s', async (id) => {
+    const patched = await h.v1(`/users/${encodeURIComponent(id)}`, {
+      method: 'PATCH',
+      json: { email: 'x@example.test' },
+    });
+    expect(patched.status).toBe(404);
+    expect((await h.v1(`/users/${encodeURIComponent(id)}/assignments`)).status).toBe(404);
+  });
+
+  it('still refuses an empty id as invalid (400 keyed id)', async () => {
+    const answer = await h.v1('/users/blocked', { method: 'POST', json: { id: '' } });
+    expect(answer.status).toBe(400);
+    expect(Object.keys(answer.body.errors)).toEqual(['id']);
+  });
+});
