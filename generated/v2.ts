@@ -875,7 +875,7 @@ export interface components {
             id: number;
             /**
              * @description String API id of the same user in the v1 Integration API (`id` there).
-             * @example u-42
+             * @example u42
              */
             apiId: string;
             /**
