@@ -598,7 +598,8 @@ export interface paths {
          *     - Scope: `write` (assumed; the seed shows no scope for this tool).
          *     - Permission: `course_edit`.
          *     - Licence: tenant `mcpAccess` `full` and `mcpAiAccess` true (403 `MCP_AI_DISABLED` otherwise).
-         *     - AI quota: not counted.
+         *     - AI quota: not counted (assumed: the seed's quota covers "generation and refinement", and
+         *       an upload or a status poll is neither).
          */
         post: operations["uploadSourceMaterial"];
         delete?: never;
@@ -625,7 +626,8 @@ export interface paths {
          *     - Scope: `write` (assumed; the seed shows no scope for this tool).
          *     - Permission: `course_edit`.
          *     - Licence: tenant `mcpAccess` `full` and `mcpAiAccess` true (403 `MCP_AI_DISABLED` otherwise).
-         *     - AI quota: not counted.
+         *     - AI quota: not counted (assumed: the seed's quota covers "generation and refinement", and
+         *       an upload or a status poll is neither).
          */
         post: operations["processSourceMaterial"];
         delete?: never;
@@ -685,7 +687,8 @@ export interface paths {
          *     - Scope: `write` (documented).
          *     - Permission: none beyond the write scope.
          *     - Licence: tenant `mcpAccess` `full` and `mcpAiAccess` true (403 `MCP_AI_DISABLED` otherwise).
-         *     - AI quota: not counted.
+         *     - AI quota: not counted (assumed: the seed's quota covers "generation and refinement", and
+         *       an upload or a status poll is neither).
          */
         get: operations["getGenerationJob"];
         put?: never;
