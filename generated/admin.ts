@@ -634,7 +634,7 @@ export interface components {
         /** @description The owner and scopes of a new key. */
         CreateMcpKeyRequest: {
             /**
-             * @description The owning user's integer id. The key acts with this user's permissions.
+             * @description The owning user's integer id. The key acts with this user's permissions. Any role may own a key (assumed): the seed has keys created by an admin ("the user who created it (an admin)") yet acting with the owner's permissions and role, which only tells for owners below admin; this call stands in for each user generating a key for themselves, so tests can hold a key of every role.
              * @example 1
              */
             userId: number;

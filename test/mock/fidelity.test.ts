@@ -2,6 +2,7 @@
 // found it wanting: each test names the seed rule (or the contract's `x-assumed` choice) it holds
 // the mock to. Every answer is also checked against the contract by the harness.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadSpecs } from '../../mock/specs.ts';
 import { type Harness, startHarness } from './harness.ts';
 
 let h: Harness;
@@ -258,5 +259,21 @@ describe('a user id that names no user is a missing user (seed 001, User ban sta
     const answer = await h.v1('/users/blocked', { method: 'POST', json: { id: '' } });
     expect(answer.status).toBe(400);
     expect(Object.keys(answer.body.errors)).toEqual(['id']);
+  });
+});
+
+describe('MCP keys of any role (seed 000, MCP key: owner "the user who created it (an admin)"; Authentication 2: the key acts as its owner; x-assumed in the admin API)', () => {
+  it('mints a key for a learner that acts with the learner permissions, and the contract marks the choice', async () => {
+    const lena = demo().userByApiId('lena')?.id as number;
+    const { key } = await h.newKey(lena, ['read', 'write']);
+    const caps = await h.v2('/mcp/capabilities', { key });
+    expect(caps.status).toBe(200);
+    expect(caps.body.user.id).toBe(lena);
+    expect(caps.body.tools).toContain('list_my_assignments');
+    expect(caps.body.tools).not.toContain('find_user');
+    expect((await h.v2('/users?query=a', { key })).status).toBe(403);
+
+    const spec = h.platform && ((await import('../../mock/specs.ts')).loadSpecs().admin as any);
+    expect(spec.components.schemas.CreateMcpKeyRequest.properties.userId['x-assumed']).toBe(true);
   });
 });
