@@ -273,7 +273,83 @@ describe('MCP keys of any role (seed 000, MCP key: owner "the user who created i
     expect(caps.body.tools).not.toContain('find_user');
     expect((await h.v2('/users?query=a', { key })).status).toBe(403);
 
-    const spec = h.platform && ((await import('../../mock/specs.ts')).loadSpecs().admin as any);
+    const spec = loadSpecs().admin as any;
     expect(spec.components.schemas.CreateMcpKeyRequest.properties.userId['x-assumed']).toBe(true);
+  });
+});
+
+describe('unknown body fields are refused, by name, on every API (docs/adr-0002: bad input; the v1 contract closes its request bodies)', () => {
+  it('v1 PATCH /users/{userId} with a typo: 400 keyed by the typo, nothing changes', async () => {
+    const before = demo().userByApiId('lena')?.name;
+    const answer = await h.v1('/users/lena', {
+      method: 'PATCH',
+      json: { email: 'lena@demo.example', nmae: 'x' },
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.body.errors).toEqual({ nmae: ['nmae is not allowed'] });
+    expect(demo().userByApiId('lena')?.name).toBe(before);
+  });
+
+  it('v1 POST /users with isAdmin: 400 keyed isAdmin, no user made', async () => {
+    const before = demo().users.size;
+    const answer = await h.v1('/users', {
+      method: 'POST',
+      json: {
+        name: 'Eve',
+        email: 'eve@example.test',
+        password: 'correct horse',
+        roleAlias: 'learner',
+        isAdmin: true,
+      },
+    });
+    expect(answer.status).toBe(400);
+    expect(Object.keys(answer.body.errors)).toEqual(['isAdmin']);
+    expect(demo().users.size).toBe(before);
+  });
+
+  it('v1 names every unknown field, nested ones by their path', async () => {
+    const answer = await h.v1('/custom/attributes/groups', {
+      method: 'POST',
+      json: [
+        {
+          name: 'Zone',
+          type: 3,
+          position: 9,
+          isRequired: false,
+          isVisible: true,
+          colour: 'red',
+          extraData: [{ value: 'A', label: 'a' }],
+        },
+      ],
+    });
+    expect(answer.status).toBe(400);
+    expect(Object.keys(answer.body.errors).sort()).toEqual([
+      'attributes[0].colour',
+      'attributes[0].extraData[0].label',
+    ]);
+  });
+
+  it.each([
+    ['v1', '/groups', { name: 'G', colour: 'red' }],
+    ['v1', '/courses/1/assignments', { users: ['lena'], when: 1 }],
+    ['v1', '/users/blocked', { id: 'lena', reason: 'x' }],
+  ])('%s POST %s refuses the extra field', async (_api, path, json) => {
+    const answer = await h.v1(path, { method: 'POST', json });
+    expect(answer.status).toBe(400);
+  });
+
+  it('v2 names the field in its message', async () => {
+    const answer = await h.v2('/courses/clone', { method: 'POST', json: { courseId: 1, nmae: 'x' } });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      error: expect.stringContaining('body.nmae'),
+    });
+  });
+
+  it('the admin API names the field in its message', async () => {
+    const answer = await h.admin('/clock/advance', { method: 'POST', json: { seconds: 1, minutes: 2 } });
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toContain('body.minutes');
   });
 });
