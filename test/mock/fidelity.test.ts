@@ -353,3 +353,30 @@ describe('unknown body fields are refused, by name, on every API (docs/adr-0002:
     expect(answer.body.error).toContain('body.minutes');
   });
 });
+
+describe('a method a path does not have (RFC 9110: 405 with Allow; OPTIONS lists the path own methods)', () => {
+  it.each([
+    ['DELETE', '/openapi/v1/courses', 'GET, HEAD, OPTIONS', 'status'],
+    ['PUT', '/openapi/v1/users/lena', 'PATCH, OPTIONS', 'status'],
+    ['GET', '/api/v2/courses/clone', 'POST, OPTIONS', 'code'],
+    ['DELETE', '/__admin/clock', 'GET, HEAD, OPTIONS', 'code'],
+  ])('%s %s: 405, Allow %s, in the API error shape', async (method, path, allow, field) => {
+    const response = await fetch(`${h.base}${path}`, { method });
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe(allow);
+    expect(await response.json()).toHaveProperty(field);
+  });
+
+  it('OPTIONS answers the methods of the most specific path only', async () => {
+    const clone = await fetch(`${h.base}/api/v2/courses/clone`, { method: 'OPTIONS' });
+    expect(clone.status).toBe(204);
+    expect(clone.headers.get('allow')).toBe('POST, OPTIONS');
+    const course = await fetch(`${h.base}/api/v2/courses/7`, { method: 'OPTIONS' });
+    expect(course.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+  });
+
+  it('an unknown path is still a 404', async () => {
+    const response = await fetch(`${h.base}/openapi/v1/nothing/here`, { method: 'DELETE' });
+    expect(response.status).toBe(404);
+  });
+});
