@@ -6,6 +6,7 @@ import { JournalError, type Platform } from './domain/platform.ts';
 import { adminRouter } from './http/admin/router.ts';
 import { docsRouter, type LoadDocs } from './http/docs.ts';
 import { sendError as sendErrorBody } from './http/error-body.ts';
+import { sendIndex } from './http/index-page.ts';
 import { methodsOfPaths } from './http/methods.ts';
 import { refuseDeepJson } from './http/refusals.ts';
 import { apiOf, Runtime } from './http/runtime.ts';
@@ -114,6 +115,8 @@ export function createApp(options: AppOptions) {
       onResponseMismatch: mismatch('admin'),
     }),
   );
+
+  app.get('/', sendIndex({ version: options.version ?? '0.0.0', docs: Boolean(options.docs) }));
 
   app.use((req: Request, res: Response) =>
     sendError(req, res, 404, 'NOT_FOUND', `No route for ${req.method} ${req.path}`),

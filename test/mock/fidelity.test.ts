@@ -380,3 +380,22 @@ describe('a method a path does not have (RFC 9110: 405 with Allow; OPTIONS lists
     expect(response.status).toBe(404);
   });
 });
+
+describe('GET / says what the mock serves (docs/mock.md: the index)', () => {
+  it('answers JSON with the three APIs, their auth and the health link', async () => {
+    const response = await fetch(`${h.base}/`);
+    expect(response.status).toBe(200);
+    const index = await response.json();
+    expect(index.apis.map((a: any) => a.base)).toEqual(['/openapi/v1', '/api/v2', '/__admin']);
+    expect(index.health).toBe('/__admin/health');
+    expect((await fetch(`${h.base}${index.health}`)).status).toBe(200);
+    // This harness serves no docs: no link to a page that would be a 404.
+    expect(index.docs).toBeNull();
+  });
+
+  it('answers a browser with HTML of the same links', async () => {
+    const response = await fetch(`${h.base}/`, { headers: { accept: 'text/html' } });
+    expect(response.headers.get('content-type')).toContain('text/html');
+    expect(await response.text()).toContain('<a href="/__admin/health">');
+  });
+});
