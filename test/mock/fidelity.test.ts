@@ -399,3 +399,22 @@ describe('GET / says what the mock serves (docs/mock.md: the index)', () => {
     expect(await response.text()).toContain('<a href="/__admin/health">');
   });
 });
+
+describe('the admin token needs its Bearer scheme (openapi/admin: Authorization: Bearer <admin token>)', () => {
+  it.each([
+    ['the bare token', 'test-admin-token'],
+    ['another scheme', 'Basic test-admin-token'],
+    ['Bearer without a token', 'Bearer '],
+  ])('refuses %s with 401', async (_what, authorization) => {
+    const response = await fetch(`${h.base}/__admin/clock`, { headers: { authorization } });
+    expect(response.status).toBe(401);
+    expect((await response.json()).error).toContain('Bearer');
+  });
+
+  it('accepts Bearer in any case, as RFC 6750 schemes are', async () => {
+    const response = await fetch(`${h.base}/__admin/clock`, {
+      headers: { authorization: 'bearer test-admin-token' },
+    });
+    expect(response.status).toBe(200);
+  });
+});

@@ -231,7 +231,9 @@ export function adminRouter(options: AdminOptions) {
     before: (req, res, operation) => {
       if (operation.security?.length === 0) return true;
       const header = req.get('authorization') ?? '';
-      if (!tokenMatches(header.replace(/^Bearer\s+/i, ''), options.adminToken)) {
+      // The scheme is part of the credential (RFC 6750): a bare token is refused as the message says.
+      const token = /^Bearer +(\S+)$/i.exec(header)?.[1];
+      if (!tokenMatches(token, options.adminToken)) {
         sendError(res, {
           status: 401,
           code: 'UNAUTHORIZED',
