@@ -807,10 +807,11 @@ export interface components {
             publishedAt: number;
         };
         /**
-         * @description An event type in case-sensitive dot notation, such as `user.created`, `group.user.created`, `course.finished` or `course.published`.
+         * @description An event type the mock emits, in case-sensitive dot notation: `user.created` (a user is created), `group.user.created` (a user is added to a group), `course.finished` (a user finishes a course), `course.published` (a course is published). Any other name is refused: it would never be sent.
          * @example course.finished
+         * @enum {string}
          */
-        WebhookEventName: string;
+        WebhookEventName: "user.created" | "group.user.created" | "course.finished" | "course.published";
         /** @description An endpoint that receives the tenant's webhook events. The secret is never shown. */
         WebhookReceiver: {
             /**

@@ -27,6 +27,8 @@ export const describeProblems = (problems: InputProblem[]) =>
         // Name the field that is not allowed: a typo must be found from the answer alone.
         if (e.keyword === 'additionalProperties')
           return `${where}.${String(e.params.additionalProperty)}: unknown field, not allowed here`;
+        if (e.keyword === 'enum')
+          return `${where}: must be one of ${(e.params.allowedValues as unknown[]).join(', ')}`;
         return `${where}${missing}: ${e.message}`;
       }),
     )

@@ -418,3 +418,27 @@ describe('the admin token needs its Bearer scheme (openapi/admin: Authorization:
     expect(response.status).toBe(200);
   });
 });
+
+describe('webhook receivers name real events (seed 001, Events: user.created, group.user.created, course.finished, course.published)', () => {
+  it('refuses a name the mock never sends, changing nothing', async () => {
+    const before = demo().receivers.size;
+    const answer = await h.admin('/tenants/demo/webhooks', {
+      method: 'POST',
+      json: { url: 'http://127.0.0.1:9/hook', secret: 's3cret-signing-key', events: ['user.added_to_group'] },
+    });
+    expect(answer).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR' } });
+    expect(answer.body.error).toContain('body.events.0: must be one of user.created, group.user.created');
+    expect(demo().receivers.size).toBe(before);
+  });
+
+  it('accepts the four events of the seed', async () => {
+    const events = ['user.created', 'group.user.created', 'course.finished', 'course.published'];
+    const answer = await h.admin('/tenants/demo/webhooks', {
+      method: 'POST',
+      json: { url: 'http://127.0.0.1:9/hook', secret: 's3cret-signing-key', events },
+    });
+    expect(answer.status).toBe(201);
+    expect(answer.body.events).toEqual(events);
+    await h.admin(`/tenants/demo/webhooks/${answer.body.id}`, { method: 'DELETE' });
+  });
+});
