@@ -219,7 +219,10 @@ export interface paths {
             path: {
                 /** @description The tenant's id; the seeded tenant is `demo`. */
                 tenantId: components["parameters"]["TenantId"];
-                /** @description The user's integer id (the `userId` of `/api/v2`, the `id` of `listTenantUsers`). */
+                /**
+                 * @description The user, by integer id (the `userId` of `/api/v2`) or by v1 API ID (`lena`); digits only are the integer id.
+                 * @example 5
+                 */
                 userId: components["parameters"]["UserId"];
                 /** @description The course's integer id (the `courseId` of `/api/v2`). */
                 courseId: components["parameters"]["CourseId"];
@@ -631,13 +634,19 @@ export interface components {
             /** @description The records, oldest first. */
             keys: components["schemas"]["McpKeyRecord"][];
         };
+        /**
+         * @description A user of the tenant, in either form: the integer id (the `userId` of `/api/v2`, the `id` of `listTenantUsers`) or the v1 API ID (`apiId` there, the `id` of `/openapi/v1`). A value of digits only is the integer id.
+         * @example 5
+         * @example lena
+         */
+        UserRef: number | string;
         /** @description The owner and scopes of a new key. */
         CreateMcpKeyRequest: {
             /**
-             * @description The owning user's integer id. The key acts with this user's permissions. Any role may own a key (assumed): the seed has keys created by an admin ("the user who created it (an admin)") yet acting with the owner's permissions and role, which only tells for owners below admin; this call stands in for each user generating a key for themselves, so tests can hold a key of every role.
+             * @description The owning user, by integer id or v1 API ID (`ada`). The key acts with this user's permissions. Any role may own a key (assumed): the seed has keys created by an admin ("the user who created it (an admin)") yet acting with the owner's permissions and role, which only tells for owners below admin; this call stands in for each user generating a key for themselves, so tests can hold a key of every role.
              * @example 1
              */
-            userId: number;
+            userId: components["schemas"]["UserRef"];
             /** @description The key's scopes. */
             scopes: components["schemas"]["McpScope"][];
         };
@@ -1167,8 +1176,11 @@ export interface components {
         TenantId: string;
         /** @description The key record's id (not the key). */
         KeyId: string;
-        /** @description The user's integer id (the `userId` of `/api/v2`, the `id` of `listTenantUsers`). */
-        UserId: number;
+        /**
+         * @description The user, by integer id (the `userId` of `/api/v2`) or by v1 API ID (`lena`); digits only are the integer id.
+         * @example 5
+         */
+        UserId: components["schemas"]["UserRef"];
         /** @description The course's integer id (the `courseId` of `/api/v2`). */
         CourseId: number;
         /** @description Only the deliveries to this receiver; all receivers of the tenant when omitted. */
@@ -1514,7 +1526,10 @@ export interface operations {
             path: {
                 /** @description The tenant's id; the seeded tenant is `demo`. */
                 tenantId: components["parameters"]["TenantId"];
-                /** @description The user's integer id (the `userId` of `/api/v2`, the `id` of `listTenantUsers`). */
+                /**
+                 * @description The user, by integer id (the `userId` of `/api/v2`) or by v1 API ID (`lena`); digits only are the integer id.
+                 * @example 5
+                 */
                 userId: components["parameters"]["UserId"];
                 /** @description The course's integer id (the `courseId` of `/api/v2`). */
                 courseId: components["parameters"]["CourseId"];

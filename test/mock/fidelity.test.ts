@@ -442,3 +442,45 @@ describe('webhook receivers name real events (seed 001, Events: user.created, gr
     await h.admin(`/tenants/demo/webhooks/${answer.body.id}`, { method: 'DELETE' });
   });
 });
+
+describe('the admin API takes a user by integer id or v1 API ID (docs/adr-0002: a user has an integer id and a string API id)', () => {
+  it('mints a key for a user named by API ID, owned by the same user as by integer id', async () => {
+    const maxId = demo().userByApiId('max')?.id;
+    const byApiId = await h.admin('/tenants/demo/mcp-keys', {
+      method: 'POST',
+      json: { userId: 'max', scopes: ['read'] },
+    });
+    expect(byApiId.status).toBe(201);
+    expect(byApiId.body.userId).toBe(maxId);
+    const byId = await h.admin('/tenants/demo/mcp-keys', {
+      method: 'POST',
+      json: { userId: maxId, scopes: ['read'] },
+    });
+    expect(byId.body.userId).toBe(maxId);
+  });
+
+  it('plays a learner named by API ID', async () => {
+    const { apiId } = await newLearner({ courses: [8] });
+    const answer = await h.admin(`/tenants/demo/users/${apiId}/courses/8/progress`, {
+      method: 'POST',
+      json: { action: 'start' },
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body.userId).toBe(demo().userByApiId(apiId)?.id);
+  });
+
+  it('answers 404 for an API ID that names nobody, and 400 for one that is not alphanumeric', async () => {
+    const before = demo().mcpKeys.size;
+    const nobody = await h.admin('/tenants/demo/mcp-keys', {
+      method: 'POST',
+      json: { userId: 'nobody', scopes: ['read'] },
+    });
+    expect(nobody).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
+    const odd = await h.admin('/tenants/demo/users/no-body/courses/8/progress', {
+      method: 'POST',
+      json: { action: 'start' },
+    });
+    expect(odd.status).toBe(400);
+    expect(demo().mcpKeys.size).toBe(before);
+  });
+});
