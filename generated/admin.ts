@@ -1075,6 +1075,104 @@ export interface components {
              */
             latencyMs?: number;
         } | unknown | unknown;
+        /** @description A list of records of a state snapshot, each an object with an `id`. */
+        StateRecordList: ({
+            /** @description The record's id. */
+            id: number | string;
+        } & {
+            [key: string]: unknown;
+        })[];
+        /** @description One tenant of a state snapshot: its licence and every list of records. The fields of each record belong to the mock and may grow; what is checked here is what loading needs (each list present, each record an object with its identifiers), so a damaged snapshot is refused with the place named. */
+        StateTenant: {
+            /** @description The tenant id. */
+            id: string;
+            /** @description The tenant's name. */
+            name: string;
+            /** @description The site API key of /openapi/v1. */
+            siteApiKey: string;
+            /** @description Whether the tenant has an MCP licence at all. */
+            mcpLicensed: boolean;
+            /**
+             * @description The tenant's MCP tier.
+             * @enum {string}
+             */
+            mcpAccess: "none" | "read" | "full";
+            /** @description Whether AI tools may be used. */
+            mcpAiAccess: boolean;
+            /** @description Users. */
+            users: ({
+                /** @description Integer id. */
+                id: number;
+                /** @description v1 API ID. */
+                apiId: string;
+                /** @description E-mail address. */
+                email: string;
+                /** @description Full name. */
+                name: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+            groups: components["schemas"]["StateRecordList"];
+            attributes: components["schemas"]["StateRecordList"];
+            courses: components["schemas"]["StateRecordList"];
+            chains: components["schemas"]["StateRecordList"];
+            /** @description Assignments. */
+            assignments: ({
+                /** @description Assignment id. */
+                id: number;
+                /** @description Integer id of the user. */
+                userId: number;
+                /** @description Course id. */
+                courseId: number;
+            } & {
+                [key: string]: unknown;
+            })[];
+            certificates: components["schemas"]["StateRecordList"];
+            /** @description Audit entries. */
+            audit: {
+                [key: string]: unknown;
+            }[];
+            /** @description Webhook events. */
+            events: ({
+                /** @description Event id. */
+                id: number;
+                /** @description Dot-notation event type. */
+                type: string;
+                /** @description When it occurred, Unix seconds. */
+                occuredAt: number;
+            } & {
+                [key: string]: unknown;
+            })[];
+            /** @description MCP key records (hashes only). */
+            mcpKeys: ({
+                /** @description Key id. */
+                id: string;
+                /** @description Integer id of the owner. */
+                userId: number;
+                /** @description SHA-256 of the key, hex. */
+                hash: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+            receivers: components["schemas"]["StateRecordList"];
+            deliveries: components["schemas"]["StateRecordList"];
+            /** @description The day's AI quota use. */
+            aiUsage: {
+                [key: string]: unknown;
+            };
+            /** @description The AI generator's settings. */
+            ai: {
+                [key: string]: unknown;
+            };
+            /** @description The last id handed out, per kind of record. */
+            seq: {
+                [key: string]: number;
+            };
+            uploads?: components["schemas"]["StateRecordList"];
+            jobs?: components["schemas"]["StateRecordList"];
+        } & {
+            [key: string]: unknown;
+        };
         /** @description The whole platform state, for saving and loading. Its inner shape belongs to the mock and may grow; read it back with `importSnapshot` only. */
         StateSnapshot: {
             /**
@@ -1088,13 +1186,13 @@ export interface components {
              */
             version: 1;
             /**
-             * @description The virtual time of the snapshot, Unix seconds.
+             * @description The virtual time of the snapshot, Unix seconds (up to the end of year 9999, as `setClock`).
              * @example 1767225600
              */
             now: number;
             /** @description The whole platform state per tenant, keyed by tenant id — licence, users, groups, courses, assignments, webhook receivers, MCP key records. MCP keys appear as SHA-256 hashes only. */
             tenants: {
-                [key: string]: unknown;
+                [key: string]: components["schemas"]["StateTenant"];
             };
         } & {
             [key: string]: unknown;

@@ -484,3 +484,38 @@ describe('the admin API takes a user by integer id or v1 API ID (docs/adr-0002: 
     expect(demo().mcpKeys.size).toBe(before);
   });
 });
+
+describe('PUT /__admin/snapshot checks the whole snapshot against the contract (openapi/admin StateSnapshot, StateTenant)', () => {
+  const valid = () => h.platform.snapshot() as any;
+
+  it.each([
+    [
+      'a tenant lacking its arrays',
+      (s: any) => ({ ...s, tenants: { demo: { id: 'demo', name: 'Demo' } } }),
+      'body.tenants.demo',
+    ],
+    [
+      'a user without an apiId',
+      (s: any) => {
+        s.tenants.demo.users[0] = { id: 1, name: 'x', email: 'x@example.test' };
+        return s;
+      },
+      'body.tenants.demo.users.0.apiId',
+    ],
+    ['a huge negative now', (s: any) => ({ ...s, now: -1e15 }), 'body.now'],
+  ])('refuses %s with 400 naming the place, changing nothing', async (_what, damage, place) => {
+    const before = JSON.stringify(h.platform.snapshot());
+    const answer = await h.admin('/snapshot', { method: 'PUT', json: damage(valid()) });
+    expect(answer).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR' } });
+    expect(answer.body.error).toContain(place);
+    expect(answer.body.error).not.toMatch(/Cannot read properties|undefined/);
+    expect(JSON.stringify(h.platform.snapshot())).toBe(before);
+    const clock = await h.admin('/clock');
+    expect(clock.body.iso).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+  });
+
+  it('loads the snapshot it exported', async () => {
+    const answer = await h.admin('/snapshot', { method: 'PUT', json: valid() });
+    expect(answer.status).toBe(200);
+  });
+});
