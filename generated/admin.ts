@@ -221,7 +221,7 @@ export interface paths {
                 tenantId: components["parameters"]["TenantId"];
                 /**
                  * @description The user, by integer id (the `userId` of `/api/v2`) or by v1 API ID (`lena`); digits only are the integer id.
-                 * @example 5
+                 * @example 7
                  */
                 userId: components["parameters"]["UserId"];
                 /** @description The course's integer id (the `courseId` of `/api/v2`). */
@@ -1276,7 +1276,7 @@ export interface components {
         KeyId: string;
         /**
          * @description The user, by integer id (the `userId` of `/api/v2`) or by v1 API ID (`lena`); digits only are the integer id.
-         * @example 5
+         * @example 7
          */
         UserId: components["schemas"]["UserRef"];
         /** @description The course's integer id (the `courseId` of `/api/v2`). */
@@ -1626,7 +1626,7 @@ export interface operations {
                 tenantId: components["parameters"]["TenantId"];
                 /**
                  * @description The user, by integer id (the `userId` of `/api/v2`) or by v1 API ID (`lena`); digits only are the integer id.
-                 * @example 5
+                 * @example 7
                  */
                 userId: components["parameters"]["UserId"];
                 /** @description The course's integer id (the `courseId` of `/api/v2`). */

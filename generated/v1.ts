@@ -97,7 +97,7 @@ export interface paths {
             path: {
                 /**
                  * @description The user's API ID (alphanumeric). Any other text names no user: 404, as for a missing user (seed 001, Users: 404).
-                 * @example anna01
+                 * @example lena
                  */
                 userId: components["parameters"]["UserId"];
             };
@@ -123,7 +123,7 @@ export interface paths {
             path: {
                 /**
                  * @description The user's API ID (alphanumeric). Any other text names no user: 404, as for a missing user (seed 001, Users: 404).
-                 * @example anna01
+                 * @example lena
                  */
                 userId: components["parameters"]["UserId"];
             };
@@ -169,7 +169,7 @@ export interface paths {
             path: {
                 /**
                  * @description Group ID.
-                 * @example 12
+                 * @example 2
                  */
                 groupId: components["parameters"]["GroupId"];
             };
@@ -195,7 +195,7 @@ export interface paths {
             path: {
                 /**
                  * @description Group ID.
-                 * @example 12
+                 * @example 2
                  */
                 groupId: components["parameters"]["GroupId"];
             };
@@ -241,7 +241,7 @@ export interface paths {
             path: {
                 /**
                  * @description Course ID.
-                 * @example 101
+                 * @example 7
                  */
                 courseId: components["parameters"]["CourseId"];
             };
@@ -267,7 +267,7 @@ export interface paths {
             path: {
                 /**
                  * @description Course ID.
-                 * @example 101
+                 * @example 7
                  */
                 courseId: components["parameters"]["CourseId"];
             };
@@ -293,7 +293,7 @@ export interface paths {
             path: {
                 /**
                  * @description Course ID.
-                 * @example 101
+                 * @example 7
                  */
                 courseId: components["parameters"]["CourseId"];
             };
@@ -652,7 +652,7 @@ export interface components {
          * @description Custom user attribute values keyed by the attribute's `apiId`. What a value may hold depends on the attribute's definition, so it is checked by the service, not by this schema: text (type 1) at most 255 characters, date (2) in ISO format such as `2024-03-01`, yes/no (6) a boolean, number (8) numeric. The value formats of the choice, user-choice and link types are not shown in the seed.
          * @example {
          *       "department": "Sales",
-         *       "startDate": "2024-03-01"
+         *       "hire_date": "2024-03-01"
          *     }
          */
         UserAttributeValues: {
@@ -1332,7 +1332,7 @@ export interface components {
             /**
              * @description API IDs of the users to assign the course to.
              * @example [
-             *       "anna01"
+             *       "lena"
              *     ]
              */
             users?: string[];
@@ -1707,12 +1707,12 @@ export interface components {
     parameters: {
         /**
          * @description The user's API ID (alphanumeric). Any other text names no user: 404, as for a missing user (seed 001, Users: 404).
-         * @example anna01
+         * @example lena
          */
         UserId: string;
         /**
          * @description Group ID.
-         * @example 12
+         * @example 2
          */
         GroupId: number;
         /**
@@ -1722,7 +1722,7 @@ export interface components {
         Offset: number;
         /**
          * @description Course ID.
-         * @example 101
+         * @example 7
          */
         CourseId: number;
         /** @description Event type in case-sensitive dot notation, such as `user.created`, `group.user.created`, `course.finished` or `course.published`. */
@@ -1899,7 +1899,7 @@ export interface operations {
             path: {
                 /**
                  * @description The user's API ID (alphanumeric). Any other text names no user: 404, as for a missing user (seed 001, Users: 404).
-                 * @example anna01
+                 * @example lena
                  */
                 userId: components["parameters"]["UserId"];
             };
@@ -1931,7 +1931,7 @@ export interface operations {
             path: {
                 /**
                  * @description The user's API ID (alphanumeric). Any other text names no user: 404, as for a missing user (seed 001, Users: 404).
-                 * @example anna01
+                 * @example lena
                  */
                 userId: components["parameters"]["UserId"];
             };
@@ -1987,7 +1987,7 @@ export interface operations {
             path: {
                 /**
                  * @description Group ID.
-                 * @example 12
+                 * @example 2
                  */
                 groupId: components["parameters"]["GroupId"];
             };
@@ -2021,7 +2021,7 @@ export interface operations {
             path: {
                 /**
                  * @description Group ID.
-                 * @example 12
+                 * @example 2
                  */
                 groupId: components["parameters"]["GroupId"];
             };
@@ -2078,7 +2078,7 @@ export interface operations {
             path: {
                 /**
                  * @description Course ID.
-                 * @example 101
+                 * @example 7
                  */
                 courseId: components["parameters"]["CourseId"];
             };
@@ -2107,7 +2107,7 @@ export interface operations {
             path: {
                 /**
                  * @description Course ID.
-                 * @example 101
+                 * @example 7
                  */
                 courseId: components["parameters"]["CourseId"];
             };
@@ -2141,7 +2141,7 @@ export interface operations {
             path: {
                 /**
                  * @description Course ID.
-                 * @example 101
+                 * @example 7
                  */
                 courseId: components["parameters"]["CourseId"];
             };

@@ -443,7 +443,7 @@ export interface paths {
             path: {
                 /**
                  * @description Integer id of the course chain (an ordered learning path).
-                 * @example 2
+                 * @example 1
                  */
                 chainId: components["parameters"]["ChainId"];
             };
@@ -2108,7 +2108,7 @@ export interface components {
         AuditOffset: number;
         /**
          * @description Integer id of the course chain (an ordered learning path).
-         * @example 2
+         * @example 1
          */
         ChainId: number;
         /**
@@ -2637,7 +2637,7 @@ export interface operations {
             path: {
                 /**
                  * @description Integer id of the course chain (an ordered learning path).
-                 * @example 2
+                 * @example 1
                  */
                 chainId: components["parameters"]["ChainId"];
             };
