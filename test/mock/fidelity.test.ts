@@ -519,3 +519,27 @@ describe('PUT /__admin/snapshot checks the whole snapshot against the contract (
     expect(answer.status).toBe(200);
   });
 });
+
+describe('the contract states the audit window the server checks (seed 000, get_audit_log: ISO date or YYYY-MM-DD)', () => {
+  const samples = [
+    '2026-01-01',
+    '2026-01-01T06:00:00Z',
+    '2026-01-01T13:00:00+01:00',
+    '2026-01-01T06:00:00.123Z',
+    '2026-13-01',
+    '2026-00-10',
+    '2026-01-32',
+    '2026-01-01T25:00',
+    '2026-01-01T10:61',
+    '2026-01-01T10:00+24:00',
+  ];
+
+  it.each(samples)('%s: the contract and the server agree', async (date) => {
+    const pattern = new RegExp(
+      (loadSpecs().v2 as any).components.parameters.AuditCreatedFrom.schema.pattern as string,
+    );
+    const answer = await h.v2(`/audit?fields[createdAt][from]=${encodeURIComponent(date)}`);
+    expect(answer.status === 200, `${date}: ${JSON.stringify(answer.body)}`).toBe(pattern.test(date));
+    if (answer.status !== 200) expect(answer.body.error).toContain('fields[createdAt][from]');
+  });
+});
