@@ -390,6 +390,9 @@ export interface paths {
          *     `generationMinSeconds` and `generationMaxSeconds` of virtual time — 10 to 30 by default, as the seed
          *     says; set both to 0 for jobs that finish at once. `failNextJobs` makes that many of the next jobs end
          *     `failed` with `failureMessage` as their `error.message`.
+         *
+         *     After the change `generationMinSeconds` must not exceed `generationMaxSeconds`: otherwise 400
+         *     `VALIDATION_ERROR` ("generationMinSeconds must not exceed generationMaxSeconds") and nothing changes.
          */
         patch: operations["updateAiSettings"];
         trace?: never;

@@ -1671,7 +1671,7 @@ export interface components {
         UploadSourceMaterialRequest: {
             /**
              * Format: binary
-             * @description The source file; PDF, DOC, DOCX, PNG, JPG, GIF or WebP, 20 MB (20971520 bytes) maximum. Larger files get 413 `FILE_TOO_LARGE`, other types 415 `UNSUPPORTED_FILE_TYPE`.
+             * @description The source file; PDF, DOC, DOCX, PNG, JPG, GIF or WebP, 20 MB (20971520 bytes) maximum. Larger files get 413 `FILE_TOO_LARGE`, other types 415 `UNSUPPORTED_FILE_TYPE`, an empty file (0 bytes) 400 `VALIDATION_ERROR` "The file is empty."
              */
             file: string;
             /**

@@ -543,3 +543,32 @@ describe('the contract states the audit window the server checks (seed 000, get_
     if (answer.status !== 200) expect(answer.body.error).toContain('fields[createdAt][from]');
   });
 });
+
+describe('constraints the server keeps are stated in the contract (openapi/README.md: the contract is the truth)', () => {
+  it('an empty upload: 400 VALIDATION_ERROR, as the upload schema says', async () => {
+    const form = new FormData();
+    form.append('file', new Blob([]), 'empty.pdf');
+    const answer = await h.v2('/chat/source-materials/upload', { method: 'POST', body: form });
+    expect(answer).toMatchObject({
+      status: 400,
+      body: { code: 'VALIDATION_ERROR', error: 'The file is empty.' },
+    });
+    const spec = loadSpecs().v2 as any;
+    expect(spec.components.schemas.UploadSourceMaterialRequest.properties.file.description).toContain(
+      'The file is empty.',
+    );
+  });
+
+  it('generation min over max: 400 naming both, as the AI settings operation says', async () => {
+    const before = { ...demo().ai };
+    const answer = await h.admin('/tenants/demo/ai', {
+      method: 'PATCH',
+      json: { generationMinSeconds: 50, generationMaxSeconds: 40 },
+    });
+    expect(answer).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR' } });
+    expect(answer.body.error).toBe('generationMinSeconds must not exceed generationMaxSeconds');
+    expect(demo().ai).toEqual(before);
+    const spec = loadSpecs().admin as any;
+    expect(spec.paths['/tenants/{tenantId}/ai'].patch.description).toContain(answer.body.error);
+  });
+});
