@@ -672,7 +672,7 @@ export interface components {
             name: string;
             /**
              * Format: email
-             * @description E-mail address; must be unique across the site.
+             * @description E-mail address; must be unique across the site. Checked as the JSON Schema `email` format with a domain that has a dot (`anna@example.com`); `anna@localhost` and `0@com` are refused with 400 keyed `email` (the seed shows only "invalid e-mail format").
              * @example anna.schmidt@example.com
              */
             email: string;
@@ -920,7 +920,7 @@ export interface components {
         UpdateUserRequest: {
             /**
              * Format: email
-             * @description E-mail address; must be unique across the site.
+             * @description E-mail address; must be unique across the site. Checked as the JSON Schema `email` format with a domain that has a dot (`anna@example.com`); `anna@localhost` and `0@com` are refused with 400 keyed `email` (the seed shows only "invalid e-mail format").
              * @example anna.schmidt@example.com
              */
             email: string;

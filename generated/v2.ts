@@ -1605,7 +1605,7 @@ export interface components {
         ChangeUserEmailRequest: {
             /**
              * Format: email
-             * @description The new e-mail address. At most 254 characters (RFC 5321); the bound is assumed.
+             * @description The new e-mail address. At most 254 characters (RFC 5321); the bound is assumed. Checked as the JSON Schema `email` format with a domain that has a dot, as v1 checks it.
              * @example lena.new@example.com
              */
             email: string;

@@ -572,3 +572,19 @@ describe('constraints the server keeps are stated in the contract (openapi/READM
     expect(spec.paths['/tenants/{tenantId}/ai'].patch.description).toContain(answer.body.error);
   });
 });
+
+describe('e-mail format (seed 001, Users: 400 "invalid e-mail format"; the contract: email with a dotted domain)', () => {
+  it.each(['0@com', 'anna@localhost', 'no-at-sign', 'a b@example.com'])(
+    'refuses %s, keyed email',
+    async (email) => {
+      const answer = await h.v1('/users/lena', { method: 'PATCH', json: { email } });
+      expect(answer.status).toBe(400);
+      expect(Object.keys(answer.body.errors)).toEqual(['email']);
+    },
+  );
+
+  it.each(['first.last+tag@sub.example.co', 'x@example.museum'])('accepts %s', async (email) => {
+    const { apiId } = await newLearner({ email });
+    expect(demo().userByApiId(apiId)?.email).toBe(email);
+  });
+});
