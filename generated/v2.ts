@@ -901,7 +901,7 @@ export interface components {
         };
         /** @description Users matching a search, wrapped with the total count; shape assumed. */
         UserList: {
-            /** @description Matching users, at most `limit` of them, ordered by name. */
+            /** @description Matching users, at most `limit` of them, in the order the users were created (by `id`), so a user made later never moves an earlier one off the first page. */
             users: components["schemas"]["UserSummary"][];
             /**
              * @description Number of matching users before `limit` was applied.
@@ -972,7 +972,7 @@ export interface components {
         };
         /** @description Courses matching a search, wrapped with the total count; shape assumed. */
         CourseList: {
-            /** @description Matching courses, at most `limit` of them, ordered by name. */
+            /** @description Matching courses, at most `limit` of them, in the order the courses were created (by `id`), so a course made later never moves an earlier one off the first page. */
             courses: components["schemas"]["CourseSummary"][];
             /**
              * @description Number of matching courses before `limit` was applied.

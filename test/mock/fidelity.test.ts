@@ -588,3 +588,26 @@ describe('e-mail format (seed 001, Users: 400 "invalid e-mail format"; the contr
     expect(demo().userByApiId(apiId)?.email).toBe(email);
   });
 });
+
+describe('search results come in the order the contract states (seed 000, find_user and find_course; openapi/v2 UserList, CourseList: by id)', () => {
+  it('find_user: matches in creation order, the first page the first of them', async () => {
+    const all = await h.v2('/users?query=l&limit=50');
+    const ids = all.body.users.map((u: any) => u.id);
+    expect(ids.length).toBeGreaterThan(3);
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    const page = await h.v2('/users?query=l&limit=2');
+    expect(page.body.users).toEqual(all.body.users.slice(0, 2));
+    expect(page.body.totalCount).toBe(all.body.totalCount);
+    const spec = loadSpecs().v2 as any;
+    expect(spec.components.schemas.UserList.properties.users.description).toContain('by `id`');
+  });
+
+  it('find_course: matches in creation order', async () => {
+    const all = await h.v2('/courses?query=e&limit=50');
+    const ids = all.body.courses.map((c: any) => c.id);
+    expect(ids.length).toBeGreaterThan(3);
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    const spec = loadSpecs().v2 as any;
+    expect(spec.components.schemas.CourseList.properties.courses.description).toContain('by `id`');
+  });
+});
