@@ -27,7 +27,7 @@ export interface ApiMount {
   shape: 'v1' | 'error-code';
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 function knownPaths(spec: Spec): KnownPath[] {
   return Object.entries(spec.paths as Spec)
@@ -35,7 +35,7 @@ function knownPaths(spec: Spec): KnownPath[] {
       const methods = METHODS.filter((m) => item[m]).map((m) => m.toUpperCase());
       // Express answers HEAD with the GET handler; every path answers OPTIONS here.
       const allow = [...methods, ...(methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'];
-      const segments = path.split('/').map((s) => (s.startsWith('{') ? '[^/]+' : escape(s)));
+      const segments = path.split('/').map((s) => (s.startsWith('{') ? '[^/]+' : escapeRegExp(s)));
       return {
         pattern: new RegExp(`^${segments.join('/')}/?$`, 'i'),
         specificity: path

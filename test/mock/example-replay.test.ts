@@ -37,16 +37,16 @@ function examples(api: Api): Example[] {
       : node;
   return operations(spec).flatMap(({ method, path, operation, parameters }) => {
     const params = parameters.map(resolve);
-    const valueOf = (p: Spec) =>
+    const exampleOf = (p: Spec) =>
       p.example ??
       (p.examples ? resolve(Object.values(p.examples as Spec)[0]).value : undefined) ??
       p.schema?.example;
     const filled = path.replace(/\{([^}]+)\}/g, (_, name: string) =>
-      encodeURIComponent(String(valueOf(params.find((p) => p.name === name && p.in === 'path') ?? {}))),
+      encodeURIComponent(String(exampleOf(params.find((p) => p.name === name && p.in === 'path') ?? {}))),
     );
     const query = params
       .filter((p) => p.in === 'query' && p.required)
-      .map((p) => `${encodeURIComponent(p.name)}=${encodeURIComponent(String(valueOf(p)))}`)
+      .map((p) => `${encodeURIComponent(p.name)}=${encodeURIComponent(String(exampleOf(p)))}`)
       .join('&');
     const url = `${PREFIX[api]}${filled}${query ? `?${query}` : ''}`;
     const media = resolve(operation.requestBody ?? {})?.content?.['application/json'];
