@@ -219,7 +219,10 @@ export interface paths {
             path: {
                 /** @description The tenant's id; the seeded tenant is `demo`. */
                 tenantId: components["parameters"]["TenantId"];
-                /** @description The user's integer id (the `userId` of `/api/v2`, the `id` of `listTenantUsers`). */
+                /**
+                 * @description The user, by integer id (the `userId` of `/api/v2`) or by v1 API ID (`lena`); digits only are the integer id.
+                 * @example 7
+                 */
                 userId: components["parameters"]["UserId"];
                 /** @description The course's integer id (the `courseId` of `/api/v2`). */
                 courseId: components["parameters"]["CourseId"];
@@ -237,7 +240,8 @@ export interface paths {
          *     certificate when the course has one. Every time is taken from the virtual clock.
          *
          *     404 when there is no such tenant, user or course, or the course is not assigned to the user;
-         *     409 `ALREADY_FINISHED` when the assignment is finished already, and nothing changes.
+         *     409 `ALREADY_FINISHED` when the assignment is finished already, 409 `ASSIGNMENT_NOT_STARTED`
+         *     before the assignment's start (v1 `assignAt`, v2 `startAt`), and nothing changes.
          */
         post: operations["recordProgress"];
         delete?: never;
@@ -386,6 +390,9 @@ export interface paths {
          *     `generationMinSeconds` and `generationMaxSeconds` of virtual time — 10 to 30 by default, as the seed
          *     says; set both to 0 for jobs that finish at once. `failNextJobs` makes that many of the next jobs end
          *     `failed` with `failureMessage` as their `error.message`.
+         *
+         *     After the change `generationMinSeconds` must not exceed `generationMaxSeconds`: otherwise 400
+         *     `VALIDATION_ERROR` ("generationMinSeconds must not exceed generationMaxSeconds") and nothing changes.
          */
         patch: operations["updateAiSettings"];
         trace?: never;
@@ -630,13 +637,19 @@ export interface components {
             /** @description The records, oldest first. */
             keys: components["schemas"]["McpKeyRecord"][];
         };
+        /**
+         * @description A user of the tenant, in either form: the integer id (the `userId` of `/api/v2`, the `id` of `listTenantUsers`) or the v1 API ID (`apiId` there, the `id` of `/openapi/v1`). A value of digits only is the integer id.
+         * @example 5
+         * @example lena
+         */
+        UserRef: number | string;
         /** @description The owner and scopes of a new key. */
         CreateMcpKeyRequest: {
             /**
-             * @description The owning user's integer id. The key acts with this user's permissions.
+             * @description The owning user, by integer id or v1 API ID (`ada`). The key acts with this user's permissions. Any role may own a key (assumed): the seed has keys created by an admin ("the user who created it (an admin)") yet acting with the owner's permissions and role, which only tells for owners below admin; this call stands in for each user generating a key for themselves, so tests can hold a key of every role.
              * @example 1
              */
-            userId: number;
+            userId: components["schemas"]["UserRef"];
             /** @description The key's scopes. */
             scopes: components["schemas"]["McpScope"][];
         };
@@ -806,10 +819,11 @@ export interface components {
             publishedAt: number;
         };
         /**
-         * @description An event type in case-sensitive dot notation, such as `user.created`, `group.user.created`, `course.finished` or `course.published`.
+         * @description An event type the mock emits, in case-sensitive dot notation: `user.created` (a user is created), `group.user.created` (a user is added to a group), `course.finished` (a user finishes a course), `course.published` (a course is published). Any other name is refused: it would never be sent.
          * @example course.finished
+         * @enum {string}
          */
-        WebhookEventName: string;
+        WebhookEventName: "user.created" | "group.user.created" | "course.finished" | "course.published";
         /** @description An endpoint that receives the tenant's webhook events. The secret is never shown. */
         WebhookReceiver: {
             /**
@@ -1064,6 +1078,104 @@ export interface components {
              */
             latencyMs?: number;
         } | unknown | unknown;
+        /** @description A list of records of a state snapshot, each an object with an `id`. */
+        StateRecordList: ({
+            /** @description The record's id. */
+            id: number | string;
+        } & {
+            [key: string]: unknown;
+        })[];
+        /** @description One tenant of a state snapshot: its licence and every list of records. The fields of each record belong to the mock and may grow; what is checked here is what loading needs (each list present, each record an object with its identifiers), so a damaged snapshot is refused with the place named. */
+        StateTenant: {
+            /** @description The tenant id. */
+            id: string;
+            /** @description The tenant's name. */
+            name: string;
+            /** @description The site API key of /openapi/v1. */
+            siteApiKey: string;
+            /** @description Whether the tenant has an MCP licence at all. */
+            mcpLicensed: boolean;
+            /**
+             * @description The tenant's MCP tier.
+             * @enum {string}
+             */
+            mcpAccess: "none" | "read" | "full";
+            /** @description Whether AI tools may be used. */
+            mcpAiAccess: boolean;
+            /** @description Users. */
+            users: ({
+                /** @description Integer id. */
+                id: number;
+                /** @description v1 API ID. */
+                apiId: string;
+                /** @description E-mail address. */
+                email: string;
+                /** @description Full name. */
+                name: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+            groups: components["schemas"]["StateRecordList"];
+            attributes: components["schemas"]["StateRecordList"];
+            courses: components["schemas"]["StateRecordList"];
+            chains: components["schemas"]["StateRecordList"];
+            /** @description Assignments. */
+            assignments: ({
+                /** @description Assignment id. */
+                id: number;
+                /** @description Integer id of the user. */
+                userId: number;
+                /** @description Course id. */
+                courseId: number;
+            } & {
+                [key: string]: unknown;
+            })[];
+            certificates: components["schemas"]["StateRecordList"];
+            /** @description Audit entries. */
+            audit: {
+                [key: string]: unknown;
+            }[];
+            /** @description Webhook events. */
+            events: ({
+                /** @description Event id. */
+                id: number;
+                /** @description Dot-notation event type. */
+                type: string;
+                /** @description When it occurred, Unix seconds. */
+                occuredAt: number;
+            } & {
+                [key: string]: unknown;
+            })[];
+            /** @description MCP key records (hashes only). */
+            mcpKeys: ({
+                /** @description Key id. */
+                id: string;
+                /** @description Integer id of the owner. */
+                userId: number;
+                /** @description SHA-256 of the key, hex. */
+                hash: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+            receivers: components["schemas"]["StateRecordList"];
+            deliveries: components["schemas"]["StateRecordList"];
+            /** @description The day's AI quota use. */
+            aiUsage: {
+                [key: string]: unknown;
+            };
+            /** @description The AI generator's settings. */
+            ai: {
+                [key: string]: unknown;
+            };
+            /** @description The last id handed out, per kind of record. */
+            seq: {
+                [key: string]: number;
+            };
+            uploads?: components["schemas"]["StateRecordList"];
+            jobs?: components["schemas"]["StateRecordList"];
+        } & {
+            [key: string]: unknown;
+        };
         /** @description The whole platform state, for saving and loading. Its inner shape belongs to the mock and may grow; read it back with `importSnapshot` only. */
         StateSnapshot: {
             /**
@@ -1077,13 +1189,13 @@ export interface components {
              */
             version: 1;
             /**
-             * @description The virtual time of the snapshot, Unix seconds.
+             * @description The virtual time of the snapshot, Unix seconds (up to the end of year 9999, as `setClock`).
              * @example 1767225600
              */
             now: number;
             /** @description The whole platform state per tenant, keyed by tenant id — licence, users, groups, courses, assignments, webhook receivers, MCP key records. MCP keys appear as SHA-256 hashes only. */
             tenants: {
-                [key: string]: unknown;
+                [key: string]: components["schemas"]["StateTenant"];
             };
         } & {
             [key: string]: unknown;
@@ -1165,8 +1277,11 @@ export interface components {
         TenantId: string;
         /** @description The key record's id (not the key). */
         KeyId: string;
-        /** @description The user's integer id (the `userId` of `/api/v2`, the `id` of `listTenantUsers`). */
-        UserId: number;
+        /**
+         * @description The user, by integer id (the `userId` of `/api/v2`) or by v1 API ID (`lena`); digits only are the integer id.
+         * @example 7
+         */
+        UserId: components["schemas"]["UserRef"];
         /** @description The course's integer id (the `courseId` of `/api/v2`). */
         CourseId: number;
         /** @description Only the deliveries to this receiver; all receivers of the tenant when omitted. */
@@ -1512,7 +1627,10 @@ export interface operations {
             path: {
                 /** @description The tenant's id; the seeded tenant is `demo`. */
                 tenantId: components["parameters"]["TenantId"];
-                /** @description The user's integer id (the `userId` of `/api/v2`, the `id` of `listTenantUsers`). */
+                /**
+                 * @description The user, by integer id (the `userId` of `/api/v2`) or by v1 API ID (`lena`); digits only are the integer id.
+                 * @example 7
+                 */
                 userId: components["parameters"]["UserId"];
                 /** @description The course's integer id (the `courseId` of `/api/v2`). */
                 courseId: components["parameters"]["CourseId"];

@@ -50,6 +50,8 @@ export interface ToolDefinition {
   'x-rules': string[];
   'x-licence': { mcpAccess: 'read' | 'full'; mcpAiAccess: boolean };
   'x-ai-quota': boolean;
+  /** The seed leaves open whether the quota counts this tool (mcp-schema/README.md). */
+  'x-assumed-ai-quota'?: boolean;
   'x-backend': BackendCall[];
 }
 

@@ -6,6 +6,8 @@ import { JournalError, type Platform } from './domain/platform.ts';
 import { adminRouter } from './http/admin/router.ts';
 import { docsRouter, type LoadDocs } from './http/docs.ts';
 import { sendError as sendErrorBody } from './http/error-body.ts';
+import { sendIndex } from './http/index-page.ts';
+import { methodsOfPaths } from './http/methods.ts';
 import { refuseDeepJson } from './http/refusals.ts';
 import { apiOf, Runtime } from './http/runtime.ts';
 import { sendV1Error, v1ErrorOf } from './http/v1/errors.ts';
@@ -86,6 +88,14 @@ export function createApp(options: AppOptions) {
   app.set('query parser', 'simple');
   app.use(runtime.recordRequests);
   app.use(runtime.injectFaults);
+  // 405 with Allow for a method a contract path lacks; OPTIONS lists the path's own methods.
+  app.use(
+    methodsOfPaths([
+      { prefix: '/openapi/v1', spec: specs.v1, shape: 'v1' },
+      { prefix: '/api/v2', spec: specs.v2, shape: 'error-code' },
+      { prefix: '/__admin', spec: specs.admin, shape: 'error-code' },
+    ]),
+  );
   app.use(express.json({ limit: BODY_LIMIT, type: 'application/json', verify: refuseDeepJson }));
   if (options.docs) app.use('/docs', docsRouter(options.docs));
 
@@ -105,6 +115,8 @@ export function createApp(options: AppOptions) {
       onResponseMismatch: mismatch('admin'),
     }),
   );
+
+  app.get('/', sendIndex({ version: options.version ?? '0.0.0', docs: Boolean(options.docs) }));
 
   app.use((req: Request, res: Response) =>
     sendError(req, res, 404, 'NOT_FOUND', `No route for ${req.method} ${req.path}`),

@@ -60,7 +60,7 @@ describe('code samples (docs/adr-0003: generated from the contract by httpsnippe
   it('fills path parameters with the contract’s examples', () => {
     const spec = loadBundle('v1');
     const [curl] = codeSamples(exampleRequest('v1', spec, '/users/{userId}', 'patch'));
-    expect(curl?.source).toContain('http://127.0.0.1:4010/openapi/v1/users/anna01');
+    expect(curl?.source).toContain('http://127.0.0.1:4010/openapi/v1/users/lena');
   });
 });
 

@@ -483,7 +483,9 @@ export class Platform {
     } catch (error) {
       throw new DomainError(
         'validation',
-        `the snapshot cannot be loaded: ${(error as Error).message}`,
+        // The contract checks the snapshot's shape first; what still fails here is named by kind, not
+        // by the runtime's own words, which would leak the mock's code into the API.
+        `the snapshot cannot be loaded: a record does not have the shape GET /__admin/snapshot gives (${(error as Error).name})`,
         {},
         undefined,
         'VALIDATION_ERROR',

@@ -11,6 +11,7 @@ import type { TenantState } from '../../domain/tenant-state.ts';
 import { contractRouter, type Handler, type ValidatedRequest } from '../contract.ts';
 import { describeProblems, sendError } from '../error-body.ts';
 import { MAX_FAULTS, type Runtime } from '../runtime.ts';
+import { userIdOf } from './user-ref.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: request bodies are checked against the contract before they arrive here.
 type Body = any;
@@ -95,7 +96,7 @@ export function adminRouter(options: AdminOptions) {
       const record = run('createMcpKey', {
         tenantId: t.id,
         id: `key_${randomBytes(6).toString('hex')}`,
-        userId: input.body.userId,
+        userId: userIdOf(t, input.body.userId),
         prefix,
         hash,
         scopes: input.body.scopes,
@@ -137,7 +138,7 @@ export function adminRouter(options: AdminOptions) {
       const t = tenant(input);
       const a = run('recordProgress', {
         tenantId: t.id,
-        userId: Number(input.params.userId),
+        userId: userIdOf(t, input.params.userId),
         courseId: Number(input.params.courseId),
         action: input.body.action,
         progressValue: input.body.progressValue,
@@ -231,7 +232,9 @@ export function adminRouter(options: AdminOptions) {
     before: (req, res, operation) => {
       if (operation.security?.length === 0) return true;
       const header = req.get('authorization') ?? '';
-      if (!tokenMatches(header.replace(/^Bearer\s+/i, ''), options.adminToken)) {
+      // The scheme is part of the credential (RFC 6750): a bare token is refused as the message says.
+      const token = /^Bearer +(\S+)$/i.exec(header)?.[1];
+      if (!tokenMatches(token, options.adminToken)) {
         sendError(res, {
           status: 401,
           code: 'UNAUTHORIZED',

@@ -1,6 +1,6 @@
 // Platform records as the v1 API shows them (openapi/v1/components/schemas). User ids on the wire
 // are the string API ids; everything else keeps its integer id.
-import { isExpired } from '../../domain/assignments.ts';
+import { activeFrom, isExpired } from '../../domain/assignments.ts';
 import { definitionsOf } from '../../domain/attributes.ts';
 import { courseView, shortUser } from '../../domain/events.ts';
 import type { Assignment, AttributeDefinition, Course, Group, User } from '../../domain/model.ts';
@@ -76,7 +76,7 @@ export function attribute(d: AttributeDefinition) {
 export const attributes = (t: TenantState, scope: 'user' | 'group') => definitionsOf(t, scope).map(attribute);
 
 const assignmentFields = (a: Assignment, now: number) => ({
-  assignedAt: a.assignedAt,
+  assignedAt: activeFrom(a),
   startedAt: a.startedAt,
   deadlineAt: a.deadlineAt,
   finishedAt: a.finishedAt,
