@@ -399,9 +399,62 @@ export interface paths {
         };
         /**
          * Read the request journal
-         * @description The most recent requests the mock answered, on every API, newest first. The journal holds the last 1000 requests; older ones are dropped.
+         * @description The most recent requests the mock answered, on every API, newest first, each with its time (wall
+         *     and virtual), API, matched operation, caller, status, duration and contract verdict. The
+         *     journal holds the last 1000 requests by default (`--journal-size`); older ones are dropped.
+         *     Filters combine (all must hold). Headers and bodies are left out here: read one request with
+         *     `getJournalEntry`. Reads of the journal itself are not recorded, so a console polling it does
+         *     not fill it.
          */
         get: operations["getRequestJournal"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/journal/har": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the journal as HAR
+         * @description The journalled requests that pass the filters, oldest first, as an HTTP Archive (HAR 1.2) that
+         *     browsers' developer tools and proxies open. Headers are masked as in the journal; bodies cut at
+         *     32 KB carry a `comment` saying so.
+         */
+        get: operations["exportJournalHar"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/journal/{requestId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The journal's id of the request (`req_` and a number). */
+                requestId: components["parameters"]["RequestId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read one journalled request in full
+         * @description One request with everything the journal keeps: the URL with its query, the request's headers
+         *     (keys and tokens masked to their last 4 characters), its body (JSON as sent, or a summary of an
+         *     upload: name, type, size), the answer's status, headers and body, and the contract verdict with
+         *     its errors. Bodies over 32 KB are cut there, with a note saying so.
+         */
+        get: operations["getJournalEntry"];
         put?: never;
         post?: never;
         delete?: never;
@@ -943,14 +996,70 @@ export interface components {
             /** @description The `error.message` of a job that fails. */
             failureMessage?: string;
         };
-        /** @description One request the mock answered. */
+        /**
+         * @description The API a request was for: `v1` (`/openapi/v1`), `v2` (`/api/v2`, called directly), `mcp` (`/api/v2` called by the kit's MCP tool server for a tool, told by its `User-Agent`), `admin` (`/__admin`) or `other`.
+         * @example v1
+         * @enum {string}
+         */
+        JournalApi: "v1" | "v2" | "mcp" | "admin" | "other";
+        /** @description Who made a request, as its credentials name it, whether or not the request was then refused (a read-only key's refused write is still that key's). */
+        JournalCaller: {
+            /**
+             * @description The tenant the site API key (v1) or the MCP key (v2) belongs to.
+             * @example demo
+             */
+            tenantId: string | null;
+            /**
+             * @description The id of the MCP key (v2 only).
+             * @example key_demo_write
+             */
+            keyId: string | null;
+            /**
+             * @description The API id of the MCP key's owner (v2 only).
+             * @example u_ada
+             */
+            userId: string | null;
+        };
+        /**
+         * @description Whether the request and its answer kept the contract of their API. `unchecked` when there is no
+         *     contract to judge by (no operation matched, an answer injected by a fault, a non-JSON or cut
+         *     body).
+         */
+        JournalVerdict: {
+            /**
+             * @description `invalid` when the contract router refused the request's parameters or body (the errors say why).
+             * @example valid
+             * @enum {string}
+             */
+            request: "valid" | "invalid" | "unchecked";
+            /**
+             * @description `invalid` when the answer's status is not documented for the operation or its body departs from the documented schema.
+             * @example valid
+             * @enum {string}
+             */
+            response: "valid" | "invalid" | "unchecked";
+            /** @description What departed from the contract, one sentence each, request first. */
+            errors: string[];
+        };
+        /** @description One request the mock answered, without headers and bodies. */
         JournalEntry: {
+            /**
+             * @description The journal's id of the request; `getJournalEntry` reads it in full.
+             * @example req_42
+             */
+            id: string;
             /**
              * Format: date-time
              * @description When the request arrived, wall-clock time, ISO 8601 UTC.
              * @example 2026-05-12T09:30:00Z
              */
             at: string;
+            /**
+             * Format: date-time
+             * @description When the request arrived on the mock's virtual clock, ISO 8601 UTC.
+             * @example 2026-03-01T09:00:00Z
+             */
+            virtualAt: string;
             /**
              * @description The HTTP method.
              * @example GET
@@ -962,6 +1071,11 @@ export interface components {
              */
             path: string;
             /**
+             * @description The path with its query string, as sent.
+             * @example /openapi/v1/courses?limit=10
+             */
+            url: string;
+            /**
              * @description The HTTP status of the answer.
              * @example 200
              */
@@ -971,17 +1085,112 @@ export interface components {
              * @example 1.8
              */
             latencyMs: number;
+            api: components["schemas"]["JournalApi"];
             /**
-             * @description The API the path belongs to: `v1` (`/openapi/v1`), `v2` (`/api/v2`), `admin` (`/__admin`) or `other`.
-             * @example v1
-             * @enum {string}
+             * @description The operation of the API's contract the request matched; null when none did.
+             * @example listCourses
              */
-            api: "v1" | "v2" | "admin" | "other";
+            operationId: string | null;
+            /** @description Who made the request; null when it carried no site API key or MCP key that the mock knows (the admin API's token names no one). */
+            caller: components["schemas"]["JournalCaller"] | null;
+            verdict: components["schemas"]["JournalVerdict"];
         };
-        /** @description The most recent requests the mock answered. */
+        /** @description The most recent requests the mock answered that pass the filters. */
         RequestJournal: {
             /** @description The requests, newest first. */
             requests: components["schemas"]["JournalEntry"][];
+            /**
+             * @description How many requests the journal holds at most (`--journal-size`).
+             * @example 1000
+             */
+            size: number;
+            /**
+             * @description How many requests it holds now, filtered or not.
+             * @example 3
+             */
+            held: number;
+        };
+        /** @description One request and its answer in HAR 1.2 form. */
+        HarEntry: {
+            /**
+             * Format: date-time
+             * @description When the request arrived, wall-clock time.
+             */
+            startedDateTime: string;
+            /** @description Milliseconds from request to answer. */
+            time: number;
+            /** @description HAR `request`: method, absolute url, httpVersion, headers, queryString, postData (when there is a body), headersSize, bodySize. */
+            request: Record<string, never>;
+            /** @description HAR `response`: status, statusText, httpVersion, headers, content (size, mimeType, text), redirectURL, headersSize, bodySize. */
+            response: Record<string, never>;
+            /** @description Empty; the mock keeps no cache a client sees. */
+            cache: Record<string, never>;
+            /** @description The whole time as `wait`; `send` and `receive` are 0. */
+            timings: Record<string, never>;
+            /** @description The journal's id, operation and verdict of the request. */
+            comment?: string;
+        };
+        /** @description An HTTP Archive, version 1.2 (the format browsers' developer tools export and open). */
+        Har: {
+            /** @description The archive. */
+            log: {
+                /**
+                 * @description The HAR version.
+                 * @constant
+                 */
+                version: "1.2";
+                /** @description What wrote the archive. */
+                creator: {
+                    /**
+                     * @description Always `lmskit mock`.
+                     * @example lmskit mock
+                     */
+                    name: string;
+                    /**
+                     * @description The mock's version.
+                     * @example 0.1.0
+                     */
+                    version: string;
+                };
+                /** @description The requests, oldest first. */
+                entries: components["schemas"]["HarEntry"][];
+            };
+        };
+        /** @description The headers and body of a request or an answer. */
+        JournalMessage: {
+            /**
+             * @description The headers by lower-case name. `X-API-KEY`, `X-MCP-Key`, `Authorization` and `Cookie` are masked to their last 4 characters (`••••abcd`).
+             * @example {
+             *       "content-type": "application/json",
+             *       "x-api-key": "••••ab12"
+             *     }
+             */
+            headers: {
+                [key: string]: string;
+            };
+            /**
+             * @description The body: parsed when it is JSON, else its text (the first 32 KB when cut); for an upload a summary `{ upload: { name, type, size } }`; null when there was none or it is binary (see `bodyNote`).
+             * @example {
+             *       "name": "Onboarding"
+             *     }
+             */
+            body: unknown;
+            /**
+             * @description The body's size in bytes.
+             * @example 24
+             */
+            bodySize: number;
+            /**
+             * @description Why the body is not shown whole (cut at 32 KB, binary, an upload), else null.
+             * @example null
+             */
+            bodyNote: string | null;
+        };
+        /** @description One journalled request in full. */
+        JournalEntryDetail: {
+            entry: components["schemas"]["JournalEntry"];
+            request: components["schemas"]["JournalMessage"];
+            response: components["schemas"]["JournalMessage"];
         };
         /**
          * @description The HTTP method a fault matches.
@@ -1175,8 +1384,24 @@ export interface components {
         DeliveryLimit: number;
         /** @description The webhook receiver's id. Receiver ids start with `wh_`, so the literal path `/webhooks/deliveries` never names a receiver. */
         ReceiverId: string;
-        /** @description The most requests to return, newest first. The journal holds the last 1000 requests. */
+        /** @description The most requests to return, newest first (the journal holds at most `--journal-size` requests, 1000 by default). */
         JournalLimit: number;
+        /** @description Only requests to this API: `v1`, `v2` (direct), `mcp` (`/api/v2` requests of the kit's MCP tool server), `admin` or `other`. */
+        JournalApi: components["schemas"]["JournalApi"];
+        /** @description Only requests with this HTTP method. */
+        JournalMethod: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
+        /** @description Only answers with this status or higher (`400` with `maxStatus=499` is every client error). */
+        JournalMinStatus: number;
+        /** @description Only answers with this status or lower. */
+        JournalMaxStatus: number;
+        /** @description Only requests whose path contains this text (case-sensitive). */
+        JournalPath: string;
+        /** @description Only requests matched to this operation of their API's contract. */
+        JournalOperationId: string;
+        /** @description Only requests of this caller, given as a tenant id, an MCP key id or a user id (any of the three matches). */
+        JournalCaller: string;
+        /** @description The journal's id of the request (`req_` and a number). */
+        RequestId: string;
     };
     requestBodies: never;
     headers: never;
@@ -1747,8 +1972,22 @@ export interface operations {
     getRequestJournal: {
         parameters: {
             query?: {
-                /** @description The most requests to return, newest first. The journal holds the last 1000 requests. */
+                /** @description The most requests to return, newest first (the journal holds at most `--journal-size` requests, 1000 by default). */
                 limit?: components["parameters"]["JournalLimit"];
+                /** @description Only requests to this API: `v1`, `v2` (direct), `mcp` (`/api/v2` requests of the kit's MCP tool server), `admin` or `other`. */
+                api?: components["parameters"]["JournalApi"];
+                /** @description Only requests with this HTTP method. */
+                method?: components["parameters"]["JournalMethod"];
+                /** @description Only answers with this status or higher (`400` with `maxStatus=499` is every client error). */
+                minStatus?: components["parameters"]["JournalMinStatus"];
+                /** @description Only answers with this status or lower. */
+                maxStatus?: components["parameters"]["JournalMaxStatus"];
+                /** @description Only requests whose path contains this text (case-sensitive). */
+                path?: components["parameters"]["JournalPath"];
+                /** @description Only requests matched to this operation of their API's contract. */
+                operationId?: components["parameters"]["JournalOperationId"];
+                /** @description Only requests of this caller, given as a tenant id, an MCP key id or a user id (any of the three matches). */
+                caller?: components["parameters"]["JournalCaller"];
             };
             header?: never;
             path?: never;
@@ -1756,7 +1995,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The requests, newest first. */
+            /** @description The requests that pass the filters, newest first. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1767,6 +2006,72 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+        };
+    };
+    exportJournalHar: {
+        parameters: {
+            query?: {
+                /** @description The most requests to return, newest first (the journal holds at most `--journal-size` requests, 1000 by default). */
+                limit?: components["parameters"]["JournalLimit"];
+                /** @description Only requests to this API: `v1`, `v2` (direct), `mcp` (`/api/v2` requests of the kit's MCP tool server), `admin` or `other`. */
+                api?: components["parameters"]["JournalApi"];
+                /** @description Only requests with this HTTP method. */
+                method?: components["parameters"]["JournalMethod"];
+                /** @description Only answers with this status or higher (`400` with `maxStatus=499` is every client error). */
+                minStatus?: components["parameters"]["JournalMinStatus"];
+                /** @description Only answers with this status or lower. */
+                maxStatus?: components["parameters"]["JournalMaxStatus"];
+                /** @description Only requests whose path contains this text (case-sensitive). */
+                path?: components["parameters"]["JournalPath"];
+                /** @description Only requests matched to this operation of their API's contract. */
+                operationId?: components["parameters"]["JournalOperationId"];
+                /** @description Only requests of this caller, given as a tenant id, an MCP key id or a user id (any of the three matches). */
+                caller?: components["parameters"]["JournalCaller"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The archive. */
+            200: {
+                headers: {
+                    /** @description Names the file `lmskit-journal.har` for a browser that saves it. */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Har"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    getJournalEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The journal's id of the request (`req_` and a number). */
+                requestId: components["parameters"]["RequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request and its answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JournalEntryDetail"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
         };
     };
     listFaults: {

@@ -6,6 +6,7 @@ import { JournalError, type Platform } from './domain/platform.ts';
 import { adminRouter } from './http/admin/router.ts';
 import { docsRouter, type LoadDocs } from './http/docs.ts';
 import { sendError as sendErrorBody } from './http/error-body.ts';
+import { callerOfCredentials, RequestJournal } from './http/journal.ts';
 import { refuseDeepJson } from './http/refusals.ts';
 import { apiOf, Runtime } from './http/runtime.ts';
 import { sendV1Error, v1ErrorOf } from './http/v1/errors.ts';
@@ -31,6 +32,8 @@ export interface AppOptions {
    * names each of its clients, so failed logins count per client rather than per tool server.
    */
   trustProxy?: string | false;
+  /** Requests the journal keeps (`--journal-size`, default 1000). */
+  journalSize?: number;
 }
 
 /** The `trust proxy` setting of a flag's value (`none` = trust no one), or an Error saying what is wrong. */
@@ -68,6 +71,13 @@ export function createApp(options: AppOptions) {
   const { platform } = options;
   const specs = options.specs ?? loadSpecs();
   const runtime = new Runtime();
+  const journal = new RequestJournal({
+    size: options.journalSize,
+    specs,
+    now: () => platform.now(),
+    identify: (req) => callerOfCredentials(platform, req),
+    version: options.version ?? '0.0.0',
+  });
   const mismatch = (api: Api) =>
     options.validateResponses
       ? (res: Response, status: number, errors: string[], operation: Record<string, unknown>) => {
@@ -84,7 +94,7 @@ export function createApp(options: AppOptions) {
   app.set('etag', false);
   // Flat query keys: v2 names parameters literally `fields[author]`, not as nested objects.
   app.set('query parser', 'simple');
-  app.use(runtime.recordRequests);
+  app.use(journal.record);
   app.use(runtime.injectFaults);
   app.use(express.json({ limit: BODY_LIMIT, type: 'application/json', verify: refuseDeepJson }));
   if (options.docs) app.use('/docs', docsRouter(options.docs));
@@ -100,6 +110,7 @@ export function createApp(options: AppOptions) {
       spec: specs.admin,
       platform,
       runtime,
+      journal,
       adminToken: options.adminToken,
       version: options.version ?? '0.0.0',
       onResponseMismatch: mismatch('admin'),
@@ -135,5 +146,5 @@ export function createApp(options: AppOptions) {
     sendError(req, res, 500, 'INTERNAL', 'Internal error of the mock');
   });
 
-  return { app, runtime };
+  return { app, runtime, journal };
 }

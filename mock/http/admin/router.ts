@@ -10,7 +10,9 @@ import type { Platform } from '../../domain/platform.ts';
 import type { TenantState } from '../../domain/tenant-state.ts';
 import { contractRouter, type Handler, type ValidatedRequest } from '../contract.ts';
 import { describeProblems, sendError } from '../error-body.ts';
+import type { RequestJournal } from '../journal.ts';
 import { MAX_FAULTS, type Runtime } from '../runtime.ts';
+import { journalHandlers } from './journal.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: request bodies are checked against the contract before they arrive here.
 type Body = any;
@@ -19,6 +21,7 @@ export interface AdminOptions {
   spec: Record<string, unknown>;
   platform: Platform;
   runtime: Runtime;
+  journal: RequestJournal;
   adminToken: string;
   version: string;
   onResponseMismatch?: Parameters<typeof contractRouter>[0]['onResponseMismatch'];
@@ -193,8 +196,7 @@ export function adminRouter(options: AdminOptions) {
     updateAiSettings: (_req, res, input) =>
       res.json(run('updateAiSettings', { tenantId: tenantId(input), patch: input.body })),
 
-    getRequestJournal: (_req, res, { query }) =>
-      res.json({ requests: runtime.recentRequests(Number(query.limit)) }),
+    ...journalHandlers(options.journal),
     listFaults: (_req, res) => res.json({ faults: runtime.faults.map(faultView) }),
     createFault: (_req, res, { body }) => {
       if (runtime.faults.length >= MAX_FAULTS)
