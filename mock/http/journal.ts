@@ -23,7 +23,8 @@ const SECRET_HEADERS = new Set(['x-api-key', 'x-mcp-key', 'authorization', 'cook
 
 export type JournalApi = 'v1' | 'v2' | 'mcp' | 'admin' | 'other';
 type ContractApi = 'v1' | 'v2' | 'admin';
-type Node = Record<string, any>; // biome-ignore lint/suspicious/noExplicitAny: bundled OpenAPI documents are walked generically.
+// biome-ignore lint/suspicious/noExplicitAny: bundled OpenAPI documents are walked generically.
+type Node = Record<string, any>;
 
 export interface JournalCaller {
   tenantId: string | null;
@@ -413,8 +414,13 @@ export class RequestJournal {
       api: s.api,
       operationId: s.operationId,
       caller: s.caller,
-      verdict: (s.verdict ??= this.judge(s)),
+      verdict: this.verdictOf(s),
     };
+  }
+
+  private verdictOf(s: Stored): JournalVerdict {
+    if (!s.verdict) s.verdict = this.judge(s);
+    return s.verdict;
   }
 
   /** The request's verdict is the contract router's; the answer is checked here, once, when first read. */
