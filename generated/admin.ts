@@ -42,6 +42,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/tenants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the tenants
+         * @description Every tenant of the mock with its licence switches and site API key (the console's tenant picker).
+         */
+        get: operations["listTenants"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/tenants/{tenantId}": {
         parameters: {
             query?: never;
@@ -81,9 +101,80 @@ export interface paths {
         };
         /**
          * List a tenant's users
-         * @description Every user of the tenant with both of its ids (the integer id of `/api/v2`, the string API id of `/openapi/v1`) and its role, so a test can pick a key owner.
+         * @description Every user of the tenant with both of its ids (the integer id of `/api/v2`, the string API id of `/openapi/v1`) and its role, so a test can pick a key owner. `query`, `offset` and `limit` page through a large tenant on the server (the console's Data page).
          */
         get: operations["listTenantUsers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenants/{tenantId}/users/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant's id; the seeded tenant is `demo`. */
+                tenantId: components["parameters"]["TenantId"];
+                /** @description The user's integer id (the `userId` of `/api/v2`, the `id` of `listTenantUsers`). */
+                userId: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read a user with groups and assignments
+         * @description One user of the tenant, the groups it belongs to, and every course assigned to it with its progress and status now.
+         */
+        get: operations["getTenantUser"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenants/{tenantId}/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant's id; the seeded tenant is `demo`. */
+                tenantId: components["parameters"]["TenantId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a tenant's groups
+         * @description The tenant's groups, a page at a time, with their parent and member count (the console's Data page).
+         */
+        get: operations["listTenantGroups"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenants/{tenantId}/courses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant's id; the seeded tenant is `demo`. */
+                tenantId: components["parameters"]["TenantId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a tenant's courses
+         * @description The tenant's courses, drafts included, a page at a time, with how many learners each is assigned to (the console's Data page).
+         */
+        get: operations["listTenantCourses"];
         put?: never;
         post?: never;
         delete?: never;
@@ -390,6 +481,32 @@ export interface paths {
         patch: operations["updateAiSettings"];
         trace?: never;
     };
+    "/tenants/{tenantId}/ai/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant's id; the seeded tenant is `demo`. */
+                tenantId: components["parameters"]["TenantId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the generation jobs
+         * @description The tenant's course generation jobs, newest first, each with the state it has now on the
+         *     virtual clock: a job whose time has come is `completed` (or `failed`, when it was made to fail)
+         *     although the platform makes its course only when a client next reads the job, so `courseId`
+         *     stays null until then.
+         */
+        get: operations["listAiJobs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/journal": {
         parameters: {
             query?: never;
@@ -596,6 +713,11 @@ export interface components {
             /** @description Whether AI tools may be used (`mcpAiAccess`). */
             mcpAiAccess: boolean;
         };
+        /** @description The tenants of the mock. */
+        TenantList: {
+            /** @description The tenants, ordered by id. */
+            tenants: components["schemas"]["Tenant"][];
+        };
         /** @description The licence fields to change; those omitted stay as they are. */
         UpdateTenantRequest: {
             /** @description Whether the tenant has an MCP licence at all. */
@@ -633,10 +755,160 @@ export interface components {
              */
             role: string;
         };
+        /**
+         * @description How many records match, over all pages.
+         * @example 13
+         */
+        Total: number;
         /** @description The users of a tenant. */
         TenantUserList: {
             /** @description The users, ordered by id. */
             users: components["schemas"]["TenantUser"][];
+            total: components["schemas"]["Total"];
+        };
+        /** @description A record's id and name. */
+        NamedRecord: {
+            /**
+             * @description The record's integer id.
+             * @example 2
+             */
+            id: number;
+            /**
+             * @description The record's name.
+             * @example Sales
+             */
+            name: string;
+        };
+        /** @description One course assigned to one user, as the mock keeps it. */
+        AdminAssignment: {
+            /**
+             * @description The learner's integer id.
+             * @example 5
+             */
+            userId: number;
+            /**
+             * @description The course's integer id.
+             * @example 7
+             */
+            courseId: number;
+            /**
+             * @description When the course was assigned, Unix seconds of the virtual clock.
+             * @example 1767139200
+             */
+            assignedAt: number;
+            /**
+             * @description When the learner started, or null when not started.
+             * @example 1767225600
+             */
+            startedAt: number | null;
+            /**
+             * @description When the learner finished, or null when not finished.
+             * @example null
+             */
+            finishedAt: number | null;
+            /**
+             * @description The deadline, or null when there is none.
+             * @example 1769904000
+             */
+            deadlineAt: number | null;
+            /**
+             * @description Progress through the course, percent.
+             * @example 40
+             */
+            progressValue: number;
+            /**
+             * @description The result (score) in percent, or null until the course is finished.
+             * @example null
+             */
+            resultValue: number | null;
+            /**
+             * @description `notStarted`, `inProgress`, `finished`, or `overdue` when the deadline passed before the course was finished.
+             * @example inProgress
+             * @enum {string}
+             */
+            status: "notStarted" | "inProgress" | "finished" | "overdue";
+            /**
+             * @description The certificate issued on finishing, or null when there is none (not finished, or the course has no certificate).
+             * @example null
+             */
+            certificateId: number | null;
+        };
+        /** @description A user with its groups and assignments. */
+        TenantUserDetail: {
+            user: components["schemas"]["TenantUser"];
+            /**
+             * @description Whether the user is banned.
+             * @example false
+             */
+            banned: boolean;
+            /** @description The groups the user belongs to. */
+            groups: components["schemas"]["NamedRecord"][];
+            /** @description The courses assigned to the user, oldest assignment first. */
+            assignments: components["schemas"]["AdminAssignment"][];
+        };
+        /** @description A page of a tenant's groups. */
+        AdminGroupList: {
+            /** @description The groups, ordered by id. */
+            groups: {
+                /**
+                 * @description The group's integer id.
+                 * @example 2
+                 */
+                id: number;
+                /**
+                 * @description The group's name.
+                 * @example Sales
+                 */
+                name: string;
+                /**
+                 * @description The parent group, or null at the top.
+                 * @example null
+                 */
+                parentId: number | null;
+                /**
+                 * @description How many users belong to it.
+                 * @example 5
+                 */
+                members: number;
+            }[];
+            total: components["schemas"]["Total"];
+        };
+        /** @description A page of a tenant's courses. */
+        AdminCourseList: {
+            /** @description The courses, ordered by id. */
+            courses: {
+                /**
+                 * @description The course's integer id.
+                 * @example 7
+                 */
+                id: number;
+                /**
+                 * @description The course's name.
+                 * @example Onboarding
+                 */
+                name: string;
+                /**
+                 * @description Whether the course is a draft (`publishCourse` publishes it).
+                 * @example false
+                 */
+                isDraft: boolean;
+                /**
+                 * @description When it was published, Unix seconds of the virtual clock, or null for a draft.
+                 * @example 1767139200
+                 */
+                publishedAt: number | null;
+                /**
+                 * @description The integer id of its author.
+                 * @example 3
+                 */
+                ownerId: number;
+                /**
+                 * @description How many learners it is assigned to.
+                 * @example 4
+                 */
+                assigned: number;
+            }[];
+            total: components["schemas"]["Total"];
         };
         /**
          * @description A key scope — `read` for the read tools, `write` for the write and AI tools.
@@ -780,60 +1052,6 @@ export interface components {
              * @example 90
              */
             resultValue?: number;
-        };
-        /** @description One course assigned to one user, as the mock keeps it. */
-        AdminAssignment: {
-            /**
-             * @description The learner's integer id.
-             * @example 5
-             */
-            userId: number;
-            /**
-             * @description The course's integer id.
-             * @example 7
-             */
-            courseId: number;
-            /**
-             * @description When the course was assigned, Unix seconds of the virtual clock.
-             * @example 1767139200
-             */
-            assignedAt: number;
-            /**
-             * @description When the learner started, or null when not started.
-             * @example 1767225600
-             */
-            startedAt: number | null;
-            /**
-             * @description When the learner finished, or null when not finished.
-             * @example null
-             */
-            finishedAt: number | null;
-            /**
-             * @description The deadline, or null when there is none.
-             * @example 1769904000
-             */
-            deadlineAt: number | null;
-            /**
-             * @description Progress through the course, percent.
-             * @example 40
-             */
-            progressValue: number;
-            /**
-             * @description The result (score) in percent, or null until the course is finished.
-             * @example null
-             */
-            resultValue: number | null;
-            /**
-             * @description `notStarted`, `inProgress`, `finished`, or `overdue` when the deadline passed before the course was finished.
-             * @example inProgress
-             * @enum {string}
-             */
-            status: "notStarted" | "inProgress" | "finished" | "overdue";
-            /**
-             * @description The certificate issued on finishing, or null when there is none (not finished, or the course has no certificate).
-             * @example null
-             */
-            certificateId: number | null;
         };
         /** @description A published course. */
         PublishedCourse: {
@@ -995,6 +1213,53 @@ export interface components {
             failNextJobs?: number;
             /** @description The `error.message` of a job that fails. */
             failureMessage?: string;
+        };
+        /** @description A tenant's generation jobs. */
+        AiJobList: {
+            /** @description The jobs, newest first. */
+            jobs: {
+                /**
+                 * @description The job's id.
+                 * @example job_1
+                 */
+                id: string;
+                /**
+                 * @description The job's state now on the virtual clock.
+                 * @example queued
+                 * @enum {string}
+                 */
+                status: "queued" | "completed" | "failed";
+                /**
+                 * @description When it was created, Unix seconds of the virtual clock.
+                 * @example 1767139200
+                 */
+                createdAt: number;
+                /**
+                 * @description When it reaches its final state, Unix seconds of the virtual clock.
+                 * @example 1767139220
+                 */
+                completesAt: number;
+                /**
+                 * @description The integer id of the user who asked for it.
+                 * @example 1
+                 */
+                userId: number;
+                /**
+                 * @description What the course is to be about.
+                 * @example Fire safety for warehouse staff
+                 */
+                prompt: string;
+                /**
+                 * @description The course it made, once a client has read the completed job; else null.
+                 * @example null
+                 */
+                courseId: number | null;
+                /**
+                 * @description Why it failed, or null.
+                 * @example null
+                 */
+                error: string | null;
+            }[];
         };
         /**
          * @description The API a request was for: `v1` (`/openapi/v1`), `v2` (`/api/v2`, called directly), `mcp` (`/api/v2` called by the kit's MCP tool server for a tool, told by its `User-Agent`), `admin` (`/__admin`) or `other`.
@@ -1372,10 +1637,18 @@ export interface components {
     parameters: {
         /** @description The tenant's id; the seeded tenant is `demo`. */
         TenantId: string;
-        /** @description The key record's id (not the key). */
-        KeyId: string;
+        /** @description Only records whose name (or, for users, name or e-mail) contains this text, ignoring case. */
+        SearchQuery: string;
+        /** @description How many matching records to skip, for paging (ordered by id). */
+        PageOffset: number;
+        /** @description The most users to return; without it, every matching user from `offset` on. */
+        UserPageLimit: number;
         /** @description The user's integer id (the `userId` of `/api/v2`, the `id` of `listTenantUsers`). */
         UserId: number;
+        /** @description The most records to return. */
+        PageLimit: number;
+        /** @description The key record's id (not the key). */
+        KeyId: string;
         /** @description The course's integer id (the `courseId` of `/api/v2`). */
         CourseId: number;
         /** @description Only the deliveries to this receiver; all receivers of the tenant when omitted. */
@@ -1456,6 +1729,27 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listTenants: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tenants, ordered by id. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenantList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
     getTenant: {
         parameters: {
             query?: never;
@@ -1515,7 +1809,14 @@ export interface operations {
     };
     listTenantUsers: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only records whose name (or, for users, name or e-mail) contains this text, ignoring case. */
+                query?: components["parameters"]["SearchQuery"];
+                /** @description How many matching records to skip, for paging (ordered by id). */
+                offset?: components["parameters"]["PageOffset"];
+                /** @description The most users to return; without it, every matching user from `offset` on. */
+                limit?: components["parameters"]["UserPageLimit"];
+            };
             header?: never;
             path: {
                 /** @description The tenant's id; the seeded tenant is `demo`. */
@@ -1525,13 +1826,107 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The users, ordered by id. */
+            /** @description The users that match, ordered by id, with how many match in all. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["TenantUserList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getTenantUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant's id; the seeded tenant is `demo`. */
+                tenantId: components["parameters"]["TenantId"];
+                /** @description The user's integer id (the `userId` of `/api/v2`, the `id` of `listTenantUsers`). */
+                userId: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenantUserDetail"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listTenantGroups: {
+        parameters: {
+            query?: {
+                /** @description Only records whose name (or, for users, name or e-mail) contains this text, ignoring case. */
+                query?: components["parameters"]["SearchQuery"];
+                /** @description How many matching records to skip, for paging (ordered by id). */
+                offset?: components["parameters"]["PageOffset"];
+                /** @description The most records to return. */
+                limit?: components["parameters"]["PageLimit"];
+            };
+            header?: never;
+            path: {
+                /** @description The tenant's id; the seeded tenant is `demo`. */
+                tenantId: components["parameters"]["TenantId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The groups that match, ordered by id, with how many match in all. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminGroupList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listTenantCourses: {
+        parameters: {
+            query?: {
+                /** @description Only records whose name (or, for users, name or e-mail) contains this text, ignoring case. */
+                query?: components["parameters"]["SearchQuery"];
+                /** @description How many matching records to skip, for paging (ordered by id). */
+                offset?: components["parameters"]["PageOffset"];
+                /** @description The most records to return. */
+                limit?: components["parameters"]["PageLimit"];
+            };
+            header?: never;
+            path: {
+                /** @description The tenant's id; the seeded tenant is `demo`. */
+                tenantId: components["parameters"]["TenantId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The courses that match, ordered by id, with how many match in all. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminCourseList"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -1967,6 +2362,35 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listAiJobs: {
+        parameters: {
+            query?: {
+                /** @description The most records to return. */
+                limit?: components["parameters"]["PageLimit"];
+            };
+            header?: never;
+            path: {
+                /** @description The tenant's id; the seeded tenant is `demo`. */
+                tenantId: components["parameters"]["TenantId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The jobs, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AiJobList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
         };
     };
     getRequestJournal: {

@@ -12,6 +12,7 @@ import { contractRouter, type Handler, type ValidatedRequest } from '../contract
 import { describeProblems, sendError } from '../error-body.ts';
 import type { RequestJournal } from '../journal.ts';
 import { MAX_FAULTS, type Runtime } from '../runtime.ts';
+import { dataHandlers } from './data.ts';
 import { journalHandlers } from './journal.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: request bodies are checked against the contract before they arrive here.
@@ -80,16 +81,7 @@ export function adminRouter(options: AdminOptions) {
     getTenant: (_req, res, input) => res.json(tenantView(tenant(input))),
     updateTenant: (_req, res, input) =>
       res.json(tenantView(run('updateTenant', { tenantId: tenantId(input), ...input.body }))),
-    listTenantUsers: (_req, res, input) =>
-      res.json({
-        users: [...tenant(input).users.values()].map((u) => ({
-          id: u.id,
-          apiId: u.apiId,
-          name: u.name,
-          email: u.email,
-          role: u.role,
-        })),
-      }),
+    ...dataHandlers(platform),
 
     listMcpKeys: (_req, res, input) => res.json({ keys: [...tenant(input).mcpKeys.values()].map(keyRecord) }),
     createMcpKey: (_req, res, input) => {
