@@ -4,6 +4,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { DomainError } from './domain/errors.ts';
 import { JournalError, type Platform } from './domain/platform.ts';
 import { adminRouter } from './http/admin/router.ts';
+import { consoleRouter } from './http/console.ts';
 import { docsRouter, type LoadDocs } from './http/docs.ts';
 import { sendError as sendErrorBody } from './http/error-body.ts';
 import { callerOfCredentials, RequestJournal } from './http/journal.ts';
@@ -98,6 +99,7 @@ export function createApp(options: AppOptions) {
   app.use(runtime.injectFaults);
   app.use(express.json({ limit: BODY_LIMIT, type: 'application/json', verify: refuseDeepJson }));
   if (options.docs) app.use('/docs', docsRouter(options.docs));
+  app.use('/console', consoleRouter());
 
   app.use('/openapi/v1', v1Router({ spec: specs.v1, platform, onResponseMismatch: mismatch('v1') }));
   app.use(

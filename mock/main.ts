@@ -133,6 +133,8 @@ const server: Server = app.listen(port, values.host, () => {
       (k) => `  MCP key (${k.scopes.join('+')}, ${k.userApiId}): X-MCP-Key ${k.key}`,
     ),
     `  admin token: Authorization: Bearer ${adminToken}`,
+    // The token rides in the fragment, which the browser never sends: one click opens the console signed in.
+    `  console: ${base}/console/#token=${encodeURIComponent(adminToken)}`,
     docsBuildable()
       ? `  docs: ${base}/docs/ (built from the contracts on the first visit, a few seconds)`
       : '  docs: not served by the installed package; a clone of the kit builds them (npm run docs)',
