@@ -17,7 +17,7 @@ export function TenantPage() {
   const [users, setUsers] = useState<components['schemas']['TenantUser'][]>([]);
   const [owner, setOwner] = useState('');
   const [write, setWrite] = useState(false);
-  const [created, setCreated] = useState<string | null>(null);
+  const [created, setCreated] = useState<{ id: string; key: string } | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   const load = async () => {
@@ -48,9 +48,9 @@ export function TenantPage() {
       params: { path },
       body: { userId: Number(owner), scopes: write ? ['read', 'write'] : ['read'] },
     });
-    setCreated(data ? data.key : null);
     setError(data ? null : problem(refused));
     await load();
+    setCreated(data ? { id: data.id, key: data.key } : null);
   };
   const revoke = async (keyId: string) => {
     const { error: refused } = await admin.DELETE('/tenants/{tenantId}/mcp-keys/{keyId}', {
@@ -84,6 +84,9 @@ export function TenantPage() {
           AI tools (<code>mcpAiAccess</code>)
         </label>
       </fieldset>
+      <p class="muted" aria-label="Licence in force">
+        In force: licensed {String(tenant.mcpLicensed)}, access {tenant.mcpAccess}, AI {String(tenant.mcpAiAccess)}
+      </p>
       <p>
         Site API key (<code>X-API-KEY</code> of <code>/openapi/v1</code>): <code class="secret">{tenant.siteApiKey}</code>
       </p>
@@ -106,7 +109,7 @@ export function TenantPage() {
       </form>
       {created ? (
         <p class="once" role="status">
-          New key, shown this once: <code class="secret">{created}</code>
+          New key <span class="key-id">{created.id}</span>, shown this once: <code class="secret">{created.key}</code>
         </p>
       ) : null}
       <table aria-label="MCP keys">
