@@ -1375,25 +1375,165 @@ export interface components {
              */
             held: number;
         };
+        /** @description A header or query parameter in HAR form. */
+        HarNameValue: {
+            /**
+             * @description The name.
+             * @example x-api-key
+             */
+            name: string;
+            /**
+             * @description The value (credentials masked to their last 4 characters).
+             * @example ••••ab12
+             */
+            value: string;
+        };
         /** @description One request and its answer in HAR 1.2 form. */
         HarEntry: {
             /**
              * Format: date-time
              * @description When the request arrived, wall-clock time.
+             * @example 2026-05-12T09:30:00Z
              */
             startedDateTime: string;
-            /** @description Milliseconds from request to answer. */
+            /**
+             * @description Milliseconds from request to answer.
+             * @example 1.8
+             */
             time: number;
-            /** @description HAR `request`: method, absolute url, httpVersion, headers, queryString, postData (when there is a body), headersSize, bodySize. */
-            request: Record<string, never>;
-            /** @description HAR `response`: status, statusText, httpVersion, headers, content (size, mimeType, text), redirectURL, headersSize, bodySize. */
-            response: Record<string, never>;
+            /** @description The request. */
+            request: {
+                /**
+                 * @description The HTTP method.
+                 * @example GET
+                 */
+                method: string;
+                /**
+                 * @description The absolute URL with its query.
+                 * @example http://127.0.0.1:4010/openapi/v1/courses?limit=10
+                 */
+                url: string;
+                /**
+                 * @description Always `HTTP/1.1`.
+                 * @example HTTP/1.1
+                 */
+                httpVersion: string;
+                /** @description The request's headers. */
+                headers: components["schemas"]["HarNameValue"][];
+                /** @description The query parameters. */
+                queryString: components["schemas"]["HarNameValue"][];
+                /** @description The body, when there was one. */
+                postData?: {
+                    /**
+                     * @description Its content type.
+                     * @example application/json
+                     */
+                    mimeType: string;
+                    /**
+                     * @description The body as text (the first 32 KB when cut; for an upload, its summary as JSON).
+                     * @example {"name":"Onboarding"}
+                     */
+                    text: string;
+                    /**
+                     * @description Why the body is not whole (cut, an upload, not read).
+                     * @example cut at 32768 of 40000 bytes
+                     */
+                    comment?: string;
+                };
+                /**
+                 * @description Not known (-1).
+                 * @constant
+                 */
+                headersSize: -1;
+                /**
+                 * @description The body's size in bytes.
+                 * @example 0
+                 */
+                bodySize: number;
+            };
+            /** @description The answer. */
+            response: {
+                /**
+                 * @description The HTTP status.
+                 * @example 200
+                 */
+                status: number;
+                /**
+                 * @description Empty; the status code says it.
+                 * @example
+                 */
+                statusText: string;
+                /**
+                 * @description Always `HTTP/1.1`.
+                 * @example HTTP/1.1
+                 */
+                httpVersion: string;
+                /** @description The answer's headers. */
+                headers: components["schemas"]["HarNameValue"][];
+                /** @description The answer's body. */
+                content: {
+                    /**
+                     * @description Its size in bytes.
+                     * @example 2
+                     */
+                    size: number;
+                    /**
+                     * @description Its content type.
+                     * @example application/json; charset=utf-8
+                     */
+                    mimeType: string;
+                    /**
+                     * @description The body as text (the first 32 KB when cut; empty when binary).
+                     * @example []
+                     */
+                    text: string;
+                    /**
+                     * @description Why the body is not whole (cut, binary).
+                     * @example cut at 32768 of 40000 bytes
+                     */
+                    comment?: string;
+                };
+                /**
+                 * @description The `Location` header, or empty.
+                 * @example
+                 */
+                redirectURL: string;
+                /**
+                 * @description Not known (-1).
+                 * @constant
+                 */
+                headersSize: -1;
+                /**
+                 * @description The body's size in bytes.
+                 * @example 2
+                 */
+                bodySize: number;
+            };
             /** @description Empty; the mock keeps no cache a client sees. */
             cache: Record<string, never>;
             /** @description The whole time as `wait`; `send` and `receive` are 0. */
-            timings: Record<string, never>;
-            /** @description The journal's id, operation and verdict of the request. */
-            comment?: string;
+            timings: {
+                /**
+                 * @description Always 0.
+                 * @example 0
+                 */
+                send: number;
+                /**
+                 * @description Milliseconds from request to answer.
+                 * @example 1.8
+                 */
+                wait: number;
+                /**
+                 * @description Always 0.
+                 * @example 0
+                 */
+                receive: number;
+            };
+            /**
+             * @description The journal's id, operation and verdict of the request.
+             * @example req_1 listCourses; contract kept
+             */
+            comment: string;
         };
         /** @description An HTTP Archive, version 1.2 (the format browsers' developer tools export and open). */
         Har: {
