@@ -4,6 +4,7 @@
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MCP_USER_AGENT } from '../../mcp-server/backend.ts';
 import { createApp } from '../../mock/app.ts';
 import { VirtualClock } from '../../mock/domain/clock.ts';
 import { Platform } from '../../mock/domain/platform.ts';
@@ -124,6 +125,17 @@ describe('what a client sent and what the mock answered (admin API, Journal)', (
     expect((await journal('?caller=no-such-tenant')).requests).toEqual([]);
     const times = v1.map((e) => Date.parse(e.at));
     expect([...times].sort((a, b) => b - a)).toEqual(times);
+  });
+
+  it('tells the MCP tool server’s requests (its User-Agent) from direct v2 traffic as API mcp', async () => {
+    await h.v2('/users?query=lena', { headers: { 'user-agent': MCP_USER_AGENT } });
+    const [mcp] = (await journal('?api=mcp&limit=1')).requests;
+    expect(mcp).toMatchObject({
+      api: 'mcp',
+      url: '/api/v2/users?query=lena',
+      operationId: expect.any(String),
+    });
+    expect((await journal('?api=v2')).requests.map((e) => e.id)).not.toContain(mcp.id);
   });
 
   it('does not record its own reads, so a console polling it leaves it as it was', async () => {
