@@ -4,9 +4,11 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { DomainError } from './domain/errors.ts';
 import { JournalError, type Platform } from './domain/platform.ts';
 import { adminRouter } from './http/admin/router.ts';
+import { consoleRouter } from './http/console.ts';
 import { docsRouter, type LoadDocs } from './http/docs.ts';
 import { sendError as sendErrorBody } from './http/error-body.ts';
 import { sendIndex } from './http/index-page.ts';
+import { callerOfCredentials, RequestJournal } from './http/journal.ts';
 import { methodsOfPaths } from './http/methods.ts';
 import { refuseDeepJson } from './http/refusals.ts';
 import { apiOf, Runtime } from './http/runtime.ts';
@@ -33,6 +35,8 @@ export interface AppOptions {
    * names each of its clients, so failed logins count per client rather than per tool server.
    */
   trustProxy?: string | false;
+  /** Requests the journal keeps (`--journal-size`, default 1000). */
+  journalSize?: number;
 }
 
 /** The `trust proxy` setting of a flag's value (`none` = trust no one), or an Error saying what is wrong. */
@@ -70,6 +74,13 @@ export function createApp(options: AppOptions) {
   const { platform } = options;
   const specs = options.specs ?? loadSpecs();
   const runtime = new Runtime();
+  const journal = new RequestJournal({
+    size: options.journalSize,
+    specs,
+    now: () => platform.now(),
+    identify: (req) => callerOfCredentials(platform, req),
+    version: options.version ?? '0.0.0',
+  });
   const mismatch = (api: Api) =>
     options.validateResponses
       ? (res: Response, status: number, errors: string[], operation: Record<string, unknown>) => {
@@ -86,7 +97,7 @@ export function createApp(options: AppOptions) {
   app.set('etag', false);
   // Flat query keys: v2 names parameters literally `fields[author]`, not as nested objects.
   app.set('query parser', 'simple');
-  app.use(runtime.recordRequests);
+  app.use(journal.record);
   app.use(runtime.injectFaults);
   // 405 with Allow for a method a contract path lacks; OPTIONS lists the path's own methods.
   app.use(
@@ -98,6 +109,7 @@ export function createApp(options: AppOptions) {
   );
   app.use(express.json({ limit: BODY_LIMIT, type: 'application/json', verify: refuseDeepJson }));
   if (options.docs) app.use('/docs', docsRouter(options.docs));
+  app.use('/console', consoleRouter());
 
   app.use('/openapi/v1', v1Router({ spec: specs.v1, platform, onResponseMismatch: mismatch('v1') }));
   app.use(
@@ -110,6 +122,7 @@ export function createApp(options: AppOptions) {
       spec: specs.admin,
       platform,
       runtime,
+      journal,
       adminToken: options.adminToken,
       version: options.version ?? '0.0.0',
       onResponseMismatch: mismatch('admin'),
@@ -147,5 +160,5 @@ export function createApp(options: AppOptions) {
     sendError(req, res, 500, 'INTERNAL', 'Internal error of the mock');
   });
 
-  return { app, runtime };
+  return { app, runtime, journal };
 }

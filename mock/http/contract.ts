@@ -108,6 +108,8 @@ export function contractRouter(options: ContractRouterOptions): Router {
       const expressPath = path.replace(/\{([^}]+)\}/g, ':$1');
       router[method](expressPath, async (req: Request, res: Response, next: NextFunction) => {
         try {
+          // For the request journal (journal.ts): which operation this was, and why it was refused.
+          res.locals.operationId = operation.operationId;
           if (options.before) {
             const allowed = options.before(req, res, operation);
             if (!(allowed instanceof Promise ? await allowed : allowed)) return;
@@ -142,7 +144,10 @@ export function contractRouter(options: ContractRouterOptions): Router {
           } else if (bodyValidator && !bodyValidator(req.body)) {
             problems.push({ in: 'body', errors: [...(bodyValidator.errors ?? [])] });
           }
-          if (problems.length) return options.invalid(res, problems, operation);
+          if (problems.length) {
+            res.locals.inputProblems = problems;
+            return options.invalid(res, problems, operation);
+          }
           const key =
             method === 'get' && options.cacheKey ? `${options.cacheKey(req, res)}|${req.originalUrl}` : null;
           const hit = key ? cache.get(key) : undefined;

@@ -280,7 +280,8 @@ export function toolCaseTests(session: () => { client: Client; mockUrl: string; 
       expect(text).toContain(`Invalid arguments for ${c.name}:`);
       expect(text).toMatch(c.problem);
       const sent = (await mark.since()).filter(
-        (e) => e.api === 'v2' && e.path !== '/api/v2/mcp/capabilities',
+        // The tool server's own requests are journalled as API `mcp` (docs/console.md, Requests).
+        (e) => e.api === 'mcp' && e.path !== '/api/v2/mcp/capabilities',
       );
       expect(sent).toEqual([]);
     });

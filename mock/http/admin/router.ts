@@ -10,7 +10,10 @@ import type { Platform } from '../../domain/platform.ts';
 import type { TenantState } from '../../domain/tenant-state.ts';
 import { contractRouter, type Handler, type ValidatedRequest } from '../contract.ts';
 import { describeProblems, sendError } from '../error-body.ts';
+import type { RequestJournal } from '../journal.ts';
 import { MAX_FAULTS, type Runtime } from '../runtime.ts';
+import { dataHandlers } from './data.ts';
+import { journalHandlers } from './journal.ts';
 import { userIdOf } from './user-ref.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: request bodies are checked against the contract before they arrive here.
@@ -20,6 +23,7 @@ export interface AdminOptions {
   spec: Record<string, unknown>;
   platform: Platform;
   runtime: Runtime;
+  journal: RequestJournal;
   adminToken: string;
   version: string;
   onResponseMismatch?: Parameters<typeof contractRouter>[0]['onResponseMismatch'];
@@ -78,16 +82,7 @@ export function adminRouter(options: AdminOptions) {
     getTenant: (_req, res, input) => res.json(tenantView(tenant(input))),
     updateTenant: (_req, res, input) =>
       res.json(tenantView(run('updateTenant', { tenantId: tenantId(input), ...input.body }))),
-    listTenantUsers: (_req, res, input) =>
-      res.json({
-        users: [...tenant(input).users.values()].map((u) => ({
-          id: u.id,
-          apiId: u.apiId,
-          name: u.name,
-          email: u.email,
-          role: u.role,
-        })),
-      }),
+    ...dataHandlers(platform),
 
     listMcpKeys: (_req, res, input) => res.json({ keys: [...tenant(input).mcpKeys.values()].map(keyRecord) }),
     createMcpKey: (_req, res, input) => {
@@ -194,8 +189,7 @@ export function adminRouter(options: AdminOptions) {
     updateAiSettings: (_req, res, input) =>
       res.json(run('updateAiSettings', { tenantId: tenantId(input), patch: input.body })),
 
-    getRequestJournal: (_req, res, { query }) =>
-      res.json({ requests: runtime.recentRequests(Number(query.limit)) }),
+    ...journalHandlers(options.journal),
     listFaults: (_req, res) => res.json({ faults: runtime.faults.map(faultView) }),
     createFault: (_req, res, { body }) => {
       if (runtime.faults.length >= MAX_FAULTS)
