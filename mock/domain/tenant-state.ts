@@ -22,6 +22,7 @@ import type {
   WebhookDelivery,
   WebhookReceiver,
 } from './model.ts';
+import { UserSearchIndex } from './user-search-index.ts';
 
 export interface UserStats {
   assigned: number;
@@ -82,11 +83,11 @@ export class TenantState {
   private readonly usersByEmail = new Map<string, User>();
   private readonly assignmentsByUser = new Map<number, Map<number, Assignment>>();
   private readonly assignmentsByCourse = new Map<number, Map<number, Assignment>>();
-  /** Each key's SHA-256 as bytes, for the constant-time comparison of authentication. */
-  readonly keyDigests = new Map<string, { key: McpKey; digest: Buffer }>();
+  /** MCP keys by the hex of their SHA-256, for authentication by lookup (domain/mcp-keys.ts). */
+  readonly keysByDigest = new Map<string, { key: McpKey; digest: Buffer }>();
   private readonly lastEventByType = new Map<string, PlatformEvent>();
-  /** Lower-cased "name\nemail" of each user, so a search does not lower-case every user again. */
-  private readonly userSearchText = new Map<number, string>();
+  /** The users' lower-cased "name\nemail", chunked for substring search (user-search-index.ts). */
+  readonly userSearch = new UserSearchIndex(() => this.users.values());
 
   // Aggregates.
   readonly userStats = new Map<number, UserStats>();
@@ -198,7 +199,7 @@ export class TenantState {
     this.users.set(user.id, user);
     this.usersByApiId.set(user.apiId, user);
     this.usersByEmail.set(user.email.toLowerCase(), user);
-    this.userSearchText.delete(user.id);
+    this.userSearch.added(user);
     const stats = { assigned: 0, started: 0, finished: 0, resultSum: 0 };
     this.userStats.set(user.id, stats);
     this.usersWithoutActivity.add(user.id);
@@ -217,21 +218,12 @@ export class TenantState {
     this.usersByEmail.delete(user.email.toLowerCase());
     user.email = email;
     this.usersByEmail.set(email.toLowerCase(), user);
-    this.userSearchText.delete(user.id);
+    this.userSearch.changed();
   }
 
   setUserName(user: User, name: string): void {
     user.name = name;
-    this.userSearchText.delete(user.id);
-  }
-
-  searchText(user: User): string {
-    let text = this.userSearchText.get(user.id);
-    if (text === undefined) {
-      text = `${user.name}\n${user.email}`.toLowerCase();
-      this.userSearchText.set(user.id, text);
-    }
-    return text;
+    this.userSearch.changed();
   }
 
   // Courses.
@@ -317,7 +309,8 @@ export class TenantState {
 
   addMcpKey(key: McpKey): void {
     this.mcpKeys.set(key.id, key);
-    this.keyDigests.set(key.id, { key, digest: Buffer.from(key.hash, 'hex') });
+    const digest = Buffer.from(key.hash, 'hex');
+    this.keysByDigest.set(digest.toString('hex'), { key, digest });
   }
 
   // Events.

@@ -5,6 +5,7 @@
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { resolveRef, SpecSchemas } from '../../lib/openapi-schemas.ts';
+import { AnswerCache } from './answer-cache.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: bundled OpenAPI documents are walked generically.
 type Node = Record<string, any>;
@@ -40,21 +41,6 @@ export interface ContractRouterOptions {
    * with it, successful GET answers are served again while that stays the same. Runs after `before`.
    */
   cacheKey?: (req: Request, res: Response) => string;
-}
-
-/** The last answers of GET operations, by URL and cache key; bounded, oldest out first. */
-class AnswerCache {
-  private readonly answers = new Map<string, { type: string; body: string }>();
-  constructor(private readonly size = 1000) {}
-
-  get(key: string) {
-    return this.answers.get(key);
-  }
-
-  set(key: string, answer: { type: string; body: string }) {
-    this.answers.set(key, answer);
-    if (this.answers.size > this.size) this.answers.delete(this.answers.keys().next().value as string);
-  }
 }
 
 const deref = resolveRef;
