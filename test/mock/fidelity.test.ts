@@ -611,3 +611,18 @@ describe('search results come in the order the contract states (seed 000, find_u
     expect(spec.components.schemas.CourseList.properties.courses.description).toContain('by `id`');
   });
 });
+
+describe('unknown fields named like Object members are named too (docs/adr-0002: bad input, never a 5xx)', () => {
+  it.each(['constructor', '__proto__', 'toString'])(
+    'PATCH /users/{userId} with %s: 400 keyed by it',
+    async (field) => {
+      const response = await fetch(`${h.base}/openapi/v1/users/lena`, {
+        method: 'PATCH',
+        headers: { 'x-api-key': 'demo_site_key_4f1c9a7e2b6d8053', 'content-type': 'application/json' },
+        body: `{"email":"lena@demo.example","${field}":{"a":1}}`,
+      });
+      expect(response.status).toBe(400);
+      expect(Object.keys(await response.json().then((b) => b.errors))).toEqual([field]);
+    },
+  );
+});
