@@ -5,13 +5,14 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { absentToolNames } from '../lib/tool-schemas.ts';
 import type { Backend } from './backend.ts';
 import { explainFailure } from './errors.ts';
 import { errorMessage, idOf, invalidParams, RpcCode, rpcError } from './rpc.ts';
 import { type Args, listing, type ToolRunner } from './tools.ts';
 
-/** Announced in the seed's catalogue but with no backend: never offered (seed 000, item 5). */
-export const ABSENT_TOOLS = ['extend_deadline', 'send_reminder'];
+/** Announced in the seed's catalogue but with no backend: never offered (seed 000, What the service does 5). */
+export const ABSENT_TOOLS = absentToolNames();
 
 export interface ToolServerOptions {
   backend: Backend;

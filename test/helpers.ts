@@ -1,6 +1,7 @@
 // Shared test helpers: the bundled specs as the rest of the kit loads them.
 import { readFileSync } from 'node:fs';
 import { type ApiName, bundlePath } from '../lib/paths.ts';
+import { loadTools, type ToolCategory } from '../lib/tool-schemas.ts';
 
 export type Spec = Record<string, any>;
 
@@ -19,3 +20,9 @@ export function operations(spec: Spec) {
     })),
   );
 }
+
+/** The names of the tools of the given categories, in index order, as mcp-schema/ lists them. */
+export const toolNamesIn = (...categories: ToolCategory[]): string[] =>
+  loadTools()
+    .filter((t) => categories.includes(t['x-category']))
+    .map((t) => t.name);
