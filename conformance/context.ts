@@ -2,8 +2,9 @@
 // bundled contracts to judge answers against (whole, and their documented part), memoised
 // discoveries, the run's budgets, and fixture cleanup.
 import { readFileSync } from 'node:fs';
-import { formatErrors, resolveRef, SpecSchemas } from '../lib/openapi-schemas.ts';
+import { formatErrors, SpecSchemas } from '../lib/openapi-schemas.ts';
 import { bundlePath } from '../lib/paths.ts';
+import { operations, resolveRef } from '../lib/spec-walk.ts';
 import { loadTools } from '../lib/tool-schemas.ts';
 import { acceptsAnything, documentedSpec } from './documented.ts';
 import { curlOf, type Exchange, HttpClient } from './http.ts';
@@ -70,11 +71,8 @@ export const contractOf = (api: 'v1' | 'v2') => indexOperations(loadContract(api
 
 function indexOperations(spec: Node): Map<string, Operation> {
   const map = new Map<string, Operation>();
-  for (const [path, item] of Object.entries(spec.paths as Node)) {
-    for (const method of ['get', 'post', 'put', 'patch', 'delete']) {
-      const node = (item as Node)[method] as Node | undefined;
-      if (node?.operationId) map.set(node.operationId, { method: method.toUpperCase(), path, node });
-    }
+  for (const { method, path, operation: node } of operations(spec)) {
+    if (node.operationId) map.set(node.operationId, { method: method.toUpperCase(), path, node });
   }
   return map;
 }

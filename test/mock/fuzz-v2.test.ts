@@ -19,6 +19,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundlePath } from '../../lib/paths.ts';
+import { resolveRef } from '../../lib/spec-walk.ts';
 import type { TenantState } from '../../mock/domain/tenant-state.ts';
 import { loadSeed } from '../../mock/seed/index.ts';
 import {
@@ -52,13 +53,7 @@ const TENANT = 'demo';
 /** Valid inputs generated per operation; the even ones name fixture records. */
 const VALID_PER_OPERATION = 6;
 
-const deref = (node: Node | undefined): Node | undefined =>
-  node?.$ref
-    ? (node.$ref as string)
-        .slice(2)
-        .split('/')
-        .reduce((acc: Node, k: string) => acc?.[k.replaceAll('~1', '/')], spec)
-    : node;
+const deref = (node: Node | undefined) => resolveRef(spec, node);
 
 interface V2Operation extends Operation {
   /** The multipart form schema (the upload), or null. */
