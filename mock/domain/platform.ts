@@ -44,6 +44,13 @@ export const COMMANDS = {
 };
 
 export type CommandName = keyof typeof COMMANDS;
+
+/**
+ * Names a command had in journals written by earlier versions, and the name it has now: a state
+ * file replays whatever version wrote it. The ban is called a ban everywhere inside (seed 001,
+ * "User ban state"); `blockUser` stays only as the v1 operationId the contract gives it.
+ */
+const FORMER_NAMES: Record<string, CommandName> = { blockUser: 'banUser' };
 export type CommandArgs<N extends CommandName> = Parameters<(typeof COMMANDS)[N]>[1];
 export type CommandResult<N extends CommandName> = ReturnType<(typeof COMMANDS)[N]>;
 export interface JournalEntry {
@@ -150,7 +157,8 @@ export class Platform {
    */
   replay(entry: JournalEntry): void {
     this.clock.set(entry.at);
-    const command = COMMANDS[entry.t] as ((p: Platform, a: unknown) => unknown) | undefined;
+    const name = FORMER_NAMES[entry.t] ?? entry.t;
+    const command = COMMANDS[name] as ((p: Platform, a: unknown) => unknown) | undefined;
     if (!command) throw new Error(`unknown command ${entry.t}`);
     this.atInstant(entry.at, () => command(this, entry.a));
     this.version++;

@@ -21,7 +21,7 @@ export const SITE_COMMANDS = {
   updateUser: (p: Platform, a: { tenantId: string; apiId: string; input: UpdateUserInput }) =>
     updateUser(p.tenant(a.tenantId), SITE_KEY, a.apiId, a.input, p.now()),
 
-  blockUser: (p: Platform, a: { tenantId: string; apiId: string }) => {
+  banUser: (p: Platform, a: { tenantId: string; apiId: string }) => {
     const t = p.tenant(a.tenantId);
     return banUser(t, SITE_KEY, userByApiId(t, a.apiId), p.now());
   },
