@@ -143,7 +143,7 @@ export const v2AccessChecks: Check[] = [
           const tools = toolsOf(operationId);
           const scope = op['x-scope'] as 'read' | 'write';
           if (!tools.length || !key.scopes[scope] || tools.some((t) => key.tools.includes(t))) continue;
-          const e = await ctx.v2.call(operationId, { ...request(ctx), headers: { 'x-mcp-key': key.key } });
+          const e = await ctx.v2.callRaw(operationId, { ...request(ctx), headers: { 'x-mcp-key': key.key } });
           if (e.status !== 403)
             return fail(
               `key …${key.key.slice(-4)} is not offered ${tools.join(', ')}, yet ${operationId} answered ${e.status}`,
