@@ -6,6 +6,11 @@
 // `X-Forwarded-For`, so the platform's per-address limit on failed logins counts that client alone
 // (seed 000, Errors: 429 MCP_AUTH_RATE_LIMITED is per IP).
 
+import type { paths } from '../generated/v2.ts';
+
+/** A path of openapi/v2, as generated/v2.ts names them: a literal path that drifts is a compile error. */
+export type BackendPath = keyof paths;
+
 /** Sent as `User-Agent`: the mock's request journal lists these requests as API `mcp`. */
 export const MCP_USER_AGENT = 'lmskit-mcp';
 
@@ -36,6 +41,11 @@ export interface BackendOptions {
 
 export interface BackendRequest {
   method: string;
+  /**
+   * The path with its parameters filled in. Literal paths are checked against the contract's
+   * (`BackendPath`); the tools' paths come from their `x-backend` entries, which
+   * test/contracts/tool-backends.test.ts holds to openapi/v2.
+   */
   path: string;
   query?: Record<string, string | number>;
   body?: unknown;

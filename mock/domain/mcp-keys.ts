@@ -8,6 +8,9 @@
 // says nothing about how close a guess came to a key. The found digest is still confirmed with
 // `timingSafeEqual`, so equality itself never short-circuits on the first differing byte.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { DomainError, notFound } from './errors.ts';
+import type { McpKey } from './model.ts';
+import type { TenantState } from './tenant-state.ts';
 
 export const KEY_PREFIX = 'lmcp_';
 
@@ -28,4 +31,48 @@ export type KeysByDigest<K> = ReadonlyMap<string, { key: K; digest: Buffer }>;
 export function findKey<K>(keys: KeysByDigest<K>, digest: Buffer): K | undefined {
   const entry = keys.get(digest.toString('hex'));
   return entry && timingSafeEqual(entry.digest, digest) ? entry.key : undefined;
+}
+
+/** Seed 000, Authentication 7: key generation and revocation need an MCP licence (else 402). */
+function requireMcpLicence(t: TenantState): void {
+  if (!t.mcpLicensed) {
+    throw new DomainError(
+      'forbidden',
+      'MCP is not licensed for this workspace',
+      {},
+      undefined,
+      'LICENSE_RESTRICTED',
+    );
+  }
+}
+
+/** A key for a user of the tenant; its hash comes in, the key itself is never stored. */
+export function createMcpKey(
+  t: TenantState,
+  a: { id: string; userId: number; prefix: string; hash: string; scopes: McpKey['scopes'] },
+  at: number,
+): McpKey {
+  requireMcpLicence(t);
+  if (!t.users.has(a.userId)) throw notFound(`user ${a.userId}`);
+  const key: McpKey = {
+    id: a.id,
+    userId: a.userId,
+    prefix: a.prefix,
+    hash: a.hash,
+    scopes: a.scopes,
+    createdAt: at,
+    lastUsedAt: null,
+    revokedAt: null,
+  };
+  t.addMcpKey(key);
+  return key;
+}
+
+/** Seed 000, Authentication 7: generation and revocation answer 402 without an MCP licence. */
+export function revokeMcpKey(t: TenantState, keyId: string, at: number): McpKey {
+  requireMcpLicence(t);
+  const key = t.mcpKeys.get(keyId);
+  if (!key) throw notFound(`key ${keyId}`);
+  key.revokedAt ??= at;
+  return key;
 }

@@ -56,7 +56,7 @@ export function v1Router({ spec, platform, onResponseMismatch }: V1Options) {
       res.status(200).end();
     },
     blockUser: (_req, res, { body }) =>
-      ok(res, 200, view.blockedUser(run('blockUser', { tenantId: id(res), apiId: body.id }))),
+      ok(res, 200, view.bannedUser(run('banUser', { tenantId: id(res), apiId: body.id }))),
 
     createGroup: (_req, res, { body }) =>
       ok(res, 201, view.group(run('createGroup', { tenantId: id(res), input: body }))),

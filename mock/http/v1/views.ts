@@ -25,7 +25,7 @@ export const user = (u: User) => ({
   attributes: u.attributes,
 });
 
-export const blockedUser = (u: User) => ({
+export const bannedUser = (u: User) => ({
   id: u.apiId,
   name: u.name,
   language: u.language,
