@@ -2,8 +2,11 @@
 // bundled contracts to judge answers against (whole, and their documented part), memoised
 // discoveries, the run's budgets, and fixture cleanup.
 import { readFileSync } from 'node:fs';
-import { formatErrors, resolveRef, SpecSchemas } from '../lib/openapi-schemas.ts';
+import type { operations as V1Operations } from '../generated/v1.ts';
+import type { operations as V2Operations } from '../generated/v2.ts';
+import { formatErrors, SpecSchemas } from '../lib/openapi-schemas.ts';
 import { bundlePath } from '../lib/paths.ts';
+import { operations, resolveRef } from '../lib/spec-walk.ts';
 import { loadTools } from '../lib/tool-schemas.ts';
 import { acceptsAnything, documentedSpec } from './documented.ts';
 import { curlOf, type Exchange, HttpClient } from './http.ts';
@@ -70,11 +73,8 @@ export const contractOf = (api: 'v1' | 'v2') => indexOperations(loadContract(api
 
 function indexOperations(spec: Node): Map<string, Operation> {
   const map = new Map<string, Operation>();
-  for (const [path, item] of Object.entries(spec.paths as Node)) {
-    for (const method of ['get', 'post', 'put', 'patch', 'delete']) {
-      const node = (item as Node)[method] as Node | undefined;
-      if (node?.operationId) map.set(node.operationId, { method: method.toUpperCase(), path, node });
-    }
+  for (const { method, path, operation: node } of operations(spec)) {
+    if (node.operationId) map.set(node.operationId, { method: method.toUpperCase(), path, node });
   }
   return map;
 }
@@ -114,8 +114,41 @@ function validatorsOf(spec: Node) {
   return v;
 }
 
+/** What `Api.call` sends: path parameters, query, a JSON body and headers. */
+export interface CallOptions {
+  params?: Record<string, string | number>;
+  query?: Record<string, string | number>;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/** The JSON body an operation of the generated types accepts, or `undefined` when it has none. */
+type JsonBody<Op> = Op extends { requestBody?: infer R }
+  ? [NonNullable<R>] extends [never]
+    ? undefined
+    : NonNullable<R> extends { content: { 'application/json': infer B } }
+      ? B
+      : undefined
+  : undefined;
+type PathParams<Op> = Op extends { parameters: { path: infer P } } ? P : undefined;
+type QueryParams<Op> = Op extends { parameters: { query?: infer Q } } ? Q : undefined;
+
+/**
+ * The options of a call typed from generated/{v1,v2}.ts by operationId: an operation that does not
+ * exist, or a parameter or body the contract does not have, is a compile error. Query values may be
+ * given as they are sent (strings); the suite's deliberately bad requests go through `callRaw`.
+ */
+export type TypedCallOptions<Op> = {
+  headers?: Record<string, string>;
+} & (PathParams<Op> extends undefined ? { params?: undefined } : { params: PathParams<Op> }) &
+  (QueryParams<Op> extends undefined
+    ? { query?: undefined }
+    : { query?: { [K in keyof QueryParams<Op>]?: QueryParams<Op>[K] | string } }) &
+  ([JsonBody<Op>] extends [undefined] ? { body?: undefined } : { body?: JsonBody<Op> });
+
 /** One of the deployment's APIs, judged against its bundled contract. */
-export class Api {
+// biome-ignore lint/suspicious/noExplicitAny: an Api of either contract, where only the untyped calls are used.
+export class Api<Ops = any> {
   readonly operations: Map<string, Operation>;
   private readonly whole: SpecSchemas;
   private readonly documentedPart: Node;
@@ -171,16 +204,19 @@ export class Api {
     return notes;
   }
 
-  /** Calls an operation by id: path parameters filled in, query appended. */
-  call(
-    operationId: string,
-    options: {
-      params?: Record<string, string | number>;
-      query?: Record<string, string | number>;
-      body?: unknown;
-      headers?: Record<string, string>;
-    } = {},
+  /** Calls an operation by id, its request typed from the generated types of the contract. */
+  call<Id extends keyof Ops & string>(
+    operationId: Id,
+    options?: TypedCallOptions<Ops[Id]>,
   ): Promise<Exchange> {
+    return this.callRaw(operationId, (options ?? {}) as CallOptions);
+  }
+
+  /**
+   * Calls an operation by id, untyped: for requests the suite builds from the contract at run time
+   * and for those that break it on purpose (a missing field, a wrong type).
+   */
+  callRaw(operationId: string, options: CallOptions = {}): Promise<Exchange> {
     const op = this.operation(operationId);
     this.onCall(op.node, options.headers ?? {});
     const path = op.path.replace(/\{([^}]+)\}/g, (_m, name: string) =>
@@ -270,8 +306,8 @@ export const toolsOf = (operationId: string) =>
 
 export class Context {
   readonly http: HttpClient;
-  readonly v1: Api;
-  readonly v2: Api;
+  readonly v1: Api<V1Operations>;
+  readonly v2: Api<V2Operations>;
   /** The MCP keys the deployment accepted, with what their capabilities say. */
   keys: KeyInfo[] = [];
   readonly spent = { failedLogins: 0, aiCalls: 0 };

@@ -42,6 +42,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/tenants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the tenants
+         * @description Every tenant of the mock with its licence switches and site API key (the console's tenant picker).
+         */
+        get: operations["listTenants"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/tenants/{tenantId}": {
         parameters: {
             query?: never;
@@ -81,9 +101,83 @@ export interface paths {
         };
         /**
          * List a tenant's users
-         * @description Every user of the tenant with both of its ids (the integer id of `/api/v2`, the string API id of `/openapi/v1`) and its role, so a test can pick a key owner.
+         * @description Every user of the tenant with both of its ids (the integer id of `/api/v2`, the string API id of `/openapi/v1`) and its role, so a test can pick a key owner. `query`, `offset` and `limit` page through a large tenant on the server (the console's Data page).
          */
         get: operations["listTenantUsers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenants/{tenantId}/users/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant's id; the seeded tenant is `demo`. */
+                tenantId: components["parameters"]["TenantId"];
+                /**
+                 * @description The user, by integer id (the `userId` of `/api/v2`) or by v1 API ID (`lena`); digits only are the integer id.
+                 * @example 7
+                 */
+                userId: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read a user with groups and assignments
+         * @description One user of the tenant, the groups it belongs to, and every course assigned to it with its progress and status now.
+         */
+        get: operations["getTenantUser"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenants/{tenantId}/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant's id; the seeded tenant is `demo`. */
+                tenantId: components["parameters"]["TenantId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a tenant's groups
+         * @description The tenant's groups, a page at a time, with their parent and member count (the console's Data page).
+         */
+        get: operations["listTenantGroups"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenants/{tenantId}/courses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant's id; the seeded tenant is `demo`. */
+                tenantId: components["parameters"]["TenantId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a tenant's courses
+         * @description The tenant's courses, drafts included, a page at a time, with how many learners each is assigned to (the console's Data page).
+         */
+        get: operations["listTenantCourses"];
         put?: never;
         post?: never;
         delete?: never;
@@ -219,7 +313,10 @@ export interface paths {
             path: {
                 /** @description The tenant's id; the seeded tenant is `demo`. */
                 tenantId: components["parameters"]["TenantId"];
-                /** @description The user's integer id (the `userId` of `/api/v2`, the `id` of `listTenantUsers`). */
+                /**
+                 * @description The user, by integer id (the `userId` of `/api/v2`) or by v1 API ID (`lena`); digits only are the integer id.
+                 * @example 7
+                 */
                 userId: components["parameters"]["UserId"];
                 /** @description The course's integer id (the `courseId` of `/api/v2`). */
                 courseId: components["parameters"]["CourseId"];
@@ -237,7 +334,8 @@ export interface paths {
          *     certificate when the course has one. Every time is taken from the virtual clock.
          *
          *     404 when there is no such tenant, user or course, or the course is not assigned to the user;
-         *     409 `ALREADY_FINISHED` when the assignment is finished already, and nothing changes.
+         *     409 `ALREADY_FINISHED` when the assignment is finished already, 409 `ASSIGNMENT_NOT_STARTED`
+         *     before the assignment's start (v1 `assignAt`, v2 `startAt`), and nothing changes.
          */
         post: operations["recordProgress"];
         delete?: never;
@@ -386,8 +484,37 @@ export interface paths {
          *     `generationMinSeconds` and `generationMaxSeconds` of virtual time — 10 to 30 by default, as the seed
          *     says; set both to 0 for jobs that finish at once. `failNextJobs` makes that many of the next jobs end
          *     `failed` with `failureMessage` as their `error.message`.
+         *
+         *     After the change `generationMinSeconds` must not exceed `generationMaxSeconds`: otherwise 400
+         *     `VALIDATION_ERROR` ("generationMinSeconds must not exceed generationMaxSeconds") and nothing changes.
          */
         patch: operations["updateAiSettings"];
+        trace?: never;
+    };
+    "/tenants/{tenantId}/ai/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant's id; the seeded tenant is `demo`. */
+                tenantId: components["parameters"]["TenantId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the generation jobs
+         * @description The tenant's course generation jobs, newest first, each with the state it has now on the
+         *     virtual clock: a job whose time has come is `completed` (or `failed`, when it was made to fail)
+         *     although the platform makes its course only when a client next reads the job, so `courseId`
+         *     stays null until then.
+         */
+        get: operations["listAiJobs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/journal": {
@@ -399,9 +526,62 @@ export interface paths {
         };
         /**
          * Read the request journal
-         * @description The most recent requests the mock answered, on every API, newest first. The journal holds the last 1000 requests; older ones are dropped.
+         * @description The most recent requests the mock answered, on every API, newest first, each with its time (wall
+         *     and virtual), API, matched operation, caller, status, duration and contract verdict. The
+         *     journal holds the last 1000 requests by default (`--journal-size`); older ones are dropped.
+         *     Filters combine (all must hold). Headers and bodies are left out here: read one request with
+         *     `getJournalEntry`. Reads of the journal itself are not recorded, so a console polling it does
+         *     not fill it.
          */
         get: operations["getRequestJournal"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/journal/har": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the journal as HAR
+         * @description The journalled requests that pass the filters, oldest first, as an HTTP Archive (HAR 1.2) that
+         *     browsers' developer tools and proxies open. Headers are masked as in the journal; bodies cut at
+         *     32 KB carry a `comment` saying so.
+         */
+        get: operations["exportJournalHar"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/journal/{requestId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The journal's id of the request (`req_` and a number). */
+                requestId: components["parameters"]["RequestId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read one journalled request in full
+         * @description One request with everything the journal keeps: the URL with its query, the request's headers
+         *     (keys and tokens masked to their last 4 characters), its body (JSON as sent, or a summary of an
+         *     upload: name, type, size), the answer's status, headers and body, and the contract verdict with
+         *     its errors. Bodies over 32 KB are cut there, with a note saying so.
+         */
+        get: operations["getJournalEntry"];
         put?: never;
         post?: never;
         delete?: never;
@@ -543,6 +723,11 @@ export interface components {
             /** @description Whether AI tools may be used (`mcpAiAccess`). */
             mcpAiAccess: boolean;
         };
+        /** @description The tenants of the mock. */
+        TenantList: {
+            /** @description The tenants, ordered by id. */
+            tenants: components["schemas"]["Tenant"][];
+        };
         /** @description The licence fields to change; those omitted stay as they are. */
         UpdateTenantRequest: {
             /** @description Whether the tenant has an MCP licence at all. */
@@ -580,10 +765,166 @@ export interface components {
              */
             role: string;
         };
+        /**
+         * @description How many records match, over all pages.
+         * @example 13
+         */
+        Total: number;
         /** @description The users of a tenant. */
         TenantUserList: {
             /** @description The users, ordered by id. */
             users: components["schemas"]["TenantUser"][];
+            total: components["schemas"]["Total"];
+        };
+        /**
+         * @description A user of the tenant, in either form: the integer id (the `userId` of `/api/v2`, the `id` of `listTenantUsers`) or the v1 API ID (`apiId` there, the `id` of `/openapi/v1`). A value of digits only is the integer id.
+         * @example 5
+         * @example lena
+         */
+        UserRef: number | string;
+        /** @description A record's id and name. */
+        NamedRecord: {
+            /**
+             * @description The record's integer id.
+             * @example 2
+             */
+            id: number;
+            /**
+             * @description The record's name.
+             * @example Sales
+             */
+            name: string;
+        };
+        /** @description One course assigned to one user, as the mock keeps it. */
+        AdminAssignment: {
+            /**
+             * @description The learner's integer id.
+             * @example 5
+             */
+            userId: number;
+            /**
+             * @description The course's integer id.
+             * @example 7
+             */
+            courseId: number;
+            /**
+             * @description When the course was assigned, Unix seconds of the virtual clock.
+             * @example 1767139200
+             */
+            assignedAt: number;
+            /**
+             * @description When the learner started, or null when not started.
+             * @example 1767225600
+             */
+            startedAt: number | null;
+            /**
+             * @description When the learner finished, or null when not finished.
+             * @example null
+             */
+            finishedAt: number | null;
+            /**
+             * @description The deadline, or null when there is none.
+             * @example 1769904000
+             */
+            deadlineAt: number | null;
+            /**
+             * @description Progress through the course, percent.
+             * @example 40
+             */
+            progressValue: number;
+            /**
+             * @description The result (score) in percent, or null until the course is finished.
+             * @example null
+             */
+            resultValue: number | null;
+            /**
+             * @description `notStarted`, `inProgress`, `finished`, or `overdue` when the deadline passed before the course was finished.
+             * @example inProgress
+             * @enum {string}
+             */
+            status: "notStarted" | "inProgress" | "finished" | "overdue";
+            /**
+             * @description The certificate issued on finishing, or null when there is none (not finished, or the course has no certificate).
+             * @example null
+             */
+            certificateId: number | null;
+        };
+        /** @description A user with its groups and assignments. */
+        TenantUserDetail: {
+            user: components["schemas"]["TenantUser"];
+            /**
+             * @description Whether the user is banned.
+             * @example false
+             */
+            banned: boolean;
+            /** @description The groups the user belongs to. */
+            groups: components["schemas"]["NamedRecord"][];
+            /** @description The courses assigned to the user, oldest assignment first. */
+            assignments: components["schemas"]["AdminAssignment"][];
+        };
+        /** @description A page of a tenant's groups. */
+        AdminGroupList: {
+            /** @description The groups, ordered by id. */
+            groups: {
+                /**
+                 * @description The group's integer id.
+                 * @example 2
+                 */
+                id: number;
+                /**
+                 * @description The group's name.
+                 * @example Sales
+                 */
+                name: string;
+                /**
+                 * @description The parent group, or null at the top.
+                 * @example null
+                 */
+                parentId: number | null;
+                /**
+                 * @description How many users belong to it.
+                 * @example 5
+                 */
+                members: number;
+            }[];
+            total: components["schemas"]["Total"];
+        };
+        /** @description A page of a tenant's courses. */
+        AdminCourseList: {
+            /** @description The courses, ordered by id. */
+            courses: {
+                /**
+                 * @description The course's integer id.
+                 * @example 7
+                 */
+                id: number;
+                /**
+                 * @description The course's name.
+                 * @example Onboarding
+                 */
+                name: string;
+                /**
+                 * @description Whether the course is a draft (`publishCourse` publishes it).
+                 * @example false
+                 */
+                isDraft: boolean;
+                /**
+                 * @description When it was published, Unix seconds of the virtual clock, or null for a draft.
+                 * @example 1767139200
+                 */
+                publishedAt: number | null;
+                /**
+                 * @description The integer id of its author.
+                 * @example 3
+                 */
+                ownerId: number;
+                /**
+                 * @description How many learners it is assigned to.
+                 * @example 4
+                 */
+                assigned: number;
+            }[];
+            total: components["schemas"]["Total"];
         };
         /**
          * @description A key scope — `read` for the read tools, `write` for the write and AI tools.
@@ -633,10 +974,10 @@ export interface components {
         /** @description The owner and scopes of a new key. */
         CreateMcpKeyRequest: {
             /**
-             * @description The owning user's integer id. The key acts with this user's permissions.
+             * @description The owning user, by integer id or v1 API ID (`ada`). The key acts with this user's permissions. Any role may own a key (assumed): the seed has keys created by an admin ("the user who created it (an admin)") yet acting with the owner's permissions and role, which only tells for owners below admin; this call stands in for each user generating a key for themselves, so tests can hold a key of every role.
              * @example 1
              */
-            userId: number;
+            userId: components["schemas"]["UserRef"];
             /** @description The key's scopes. */
             scopes: components["schemas"]["McpScope"][];
         };
@@ -728,60 +1069,6 @@ export interface components {
              */
             resultValue?: number;
         };
-        /** @description One course assigned to one user, as the mock keeps it. */
-        AdminAssignment: {
-            /**
-             * @description The learner's integer id.
-             * @example 5
-             */
-            userId: number;
-            /**
-             * @description The course's integer id.
-             * @example 7
-             */
-            courseId: number;
-            /**
-             * @description When the course was assigned, Unix seconds of the virtual clock.
-             * @example 1767139200
-             */
-            assignedAt: number;
-            /**
-             * @description When the learner started, or null when not started.
-             * @example 1767225600
-             */
-            startedAt: number | null;
-            /**
-             * @description When the learner finished, or null when not finished.
-             * @example null
-             */
-            finishedAt: number | null;
-            /**
-             * @description The deadline, or null when there is none.
-             * @example 1769904000
-             */
-            deadlineAt: number | null;
-            /**
-             * @description Progress through the course, percent.
-             * @example 40
-             */
-            progressValue: number;
-            /**
-             * @description The result (score) in percent, or null until the course is finished.
-             * @example null
-             */
-            resultValue: number | null;
-            /**
-             * @description `notStarted`, `inProgress`, `finished`, or `overdue` when the deadline passed before the course was finished.
-             * @example inProgress
-             * @enum {string}
-             */
-            status: "notStarted" | "inProgress" | "finished" | "overdue";
-            /**
-             * @description The certificate issued on finishing, or null when there is none (not finished, or the course has no certificate).
-             * @example null
-             */
-            certificateId: number | null;
-        };
         /** @description A published course. */
         PublishedCourse: {
             /**
@@ -806,10 +1093,11 @@ export interface components {
             publishedAt: number;
         };
         /**
-         * @description An event type in case-sensitive dot notation, such as `user.created`, `group.user.created`, `course.finished` or `course.published`.
+         * @description An event type the mock emits, in case-sensitive dot notation: `user.created` (a user is created), `group.user.created` (a user is added to a group), `course.finished` (a user finishes a course), `course.published` (a course is published). Any other name is refused: it would never be sent.
          * @example course.finished
+         * @enum {string}
          */
-        WebhookEventName: string;
+        WebhookEventName: "user.created" | "group.user.created" | "course.finished" | "course.published";
         /** @description An endpoint that receives the tenant's webhook events. The secret is never shown. */
         WebhookReceiver: {
             /**
@@ -943,14 +1231,117 @@ export interface components {
             /** @description The `error.message` of a job that fails. */
             failureMessage?: string;
         };
-        /** @description One request the mock answered. */
+        /** @description A tenant's generation jobs. */
+        AiJobList: {
+            /** @description The jobs, newest first. */
+            jobs: {
+                /**
+                 * @description The job's id.
+                 * @example job_1
+                 */
+                id: string;
+                /**
+                 * @description The job's state now on the virtual clock.
+                 * @example queued
+                 * @enum {string}
+                 */
+                status: "queued" | "completed" | "failed";
+                /**
+                 * @description When it was created, Unix seconds of the virtual clock.
+                 * @example 1767139200
+                 */
+                createdAt: number;
+                /**
+                 * @description When it reaches its final state, Unix seconds of the virtual clock.
+                 * @example 1767139220
+                 */
+                completesAt: number;
+                /**
+                 * @description The integer id of the user who asked for it.
+                 * @example 1
+                 */
+                userId: number;
+                /**
+                 * @description What the course is to be about.
+                 * @example Fire safety for warehouse staff
+                 */
+                prompt: string;
+                /**
+                 * @description The course it made, once a client has read the completed job; else null.
+                 * @example null
+                 */
+                courseId: number | null;
+                /**
+                 * @description Why it failed, or null.
+                 * @example null
+                 */
+                error: string | null;
+            }[];
+        };
+        /**
+         * @description The API a request was for: `v1` (`/openapi/v1`), `v2` (`/api/v2`, called directly), `mcp` (`/api/v2` called by the kit's MCP tool server for a tool, told by its `User-Agent`), `admin` (`/__admin`) or `other`.
+         * @example v1
+         * @enum {string}
+         */
+        JournalApi: "v1" | "v2" | "mcp" | "admin" | "other";
+        /** @description Who made a request, as its credentials name it, whether or not the request was then refused (a read-only key's refused write is still that key's). */
+        JournalCaller: {
+            /**
+             * @description The tenant the site API key (v1) or the MCP key (v2) belongs to.
+             * @example demo
+             */
+            tenantId: string | null;
+            /**
+             * @description The id of the MCP key (v2 only).
+             * @example key_demo_write
+             */
+            keyId: string | null;
+            /**
+             * @description The API id of the MCP key's owner (v2 only).
+             * @example u_ada
+             */
+            userId: string | null;
+        };
+        /**
+         * @description Whether the request and its answer kept the contract of their API. `unchecked` when there is no
+         *     contract to judge by (no operation matched, an answer injected by a fault, a non-JSON or cut
+         *     body).
+         */
+        JournalVerdict: {
+            /**
+             * @description `invalid` when the contract router refused the request's parameters or body (the errors say why).
+             * @example valid
+             * @enum {string}
+             */
+            request: "valid" | "invalid" | "unchecked";
+            /**
+             * @description `invalid` when the answer's status is not documented for the operation or its body departs from the documented schema.
+             * @example valid
+             * @enum {string}
+             */
+            response: "valid" | "invalid" | "unchecked";
+            /** @description What departed from the contract, one sentence each, request first. */
+            errors: string[];
+        };
+        /** @description One request the mock answered, without headers and bodies. */
         JournalEntry: {
+            /**
+             * @description The journal's id of the request; `getJournalEntry` reads it in full.
+             * @example req_42
+             */
+            id: string;
             /**
              * Format: date-time
              * @description When the request arrived, wall-clock time, ISO 8601 UTC.
              * @example 2026-05-12T09:30:00Z
              */
             at: string;
+            /**
+             * Format: date-time
+             * @description When the request arrived on the mock's virtual clock, ISO 8601 UTC.
+             * @example 2026-03-01T09:00:00Z
+             */
+            virtualAt: string;
             /**
              * @description The HTTP method.
              * @example GET
@@ -962,6 +1353,11 @@ export interface components {
              */
             path: string;
             /**
+             * @description The path with its query string, as sent.
+             * @example /openapi/v1/courses?limit=10
+             */
+            url: string;
+            /**
              * @description The HTTP status of the answer.
              * @example 200
              */
@@ -971,17 +1367,252 @@ export interface components {
              * @example 1.8
              */
             latencyMs: number;
+            api: components["schemas"]["JournalApi"];
             /**
-             * @description The API the path belongs to: `v1` (`/openapi/v1`), `v2` (`/api/v2`), `admin` (`/__admin`) or `other`.
-             * @example v1
-             * @enum {string}
+             * @description The operation of the API's contract the request matched; null when none did.
+             * @example listCourses
              */
-            api: "v1" | "v2" | "admin" | "other";
+            operationId: string | null;
+            /** @description Who made the request; null when it carried no site API key or MCP key that the mock knows (the admin API's token names no one). */
+            caller: components["schemas"]["JournalCaller"] | null;
+            verdict: components["schemas"]["JournalVerdict"];
         };
-        /** @description The most recent requests the mock answered. */
+        /** @description The most recent requests the mock answered that pass the filters. */
         RequestJournal: {
             /** @description The requests, newest first. */
             requests: components["schemas"]["JournalEntry"][];
+            /**
+             * @description How many requests the journal holds at most (`--journal-size`).
+             * @example 1000
+             */
+            size: number;
+            /**
+             * @description How many requests it holds now, filtered or not.
+             * @example 3
+             */
+            held: number;
+        };
+        /** @description A header or query parameter in HAR form. */
+        HarNameValue: {
+            /**
+             * @description The name.
+             * @example x-api-key
+             */
+            name: string;
+            /**
+             * @description The value (credentials masked to their last 4 characters).
+             * @example ••••ab12
+             */
+            value: string;
+        };
+        /** @description One request and its answer in HAR 1.2 form. */
+        HarEntry: {
+            /**
+             * Format: date-time
+             * @description When the request arrived, wall-clock time.
+             * @example 2026-05-12T09:30:00Z
+             */
+            startedDateTime: string;
+            /**
+             * @description Milliseconds from request to answer.
+             * @example 1.8
+             */
+            time: number;
+            /** @description The request. */
+            request: {
+                /**
+                 * @description The HTTP method.
+                 * @example GET
+                 */
+                method: string;
+                /**
+                 * @description The absolute URL with its query.
+                 * @example http://127.0.0.1:4010/openapi/v1/courses?limit=10
+                 */
+                url: string;
+                /**
+                 * @description Always `HTTP/1.1`.
+                 * @example HTTP/1.1
+                 */
+                httpVersion: string;
+                /** @description The request's headers. */
+                headers: components["schemas"]["HarNameValue"][];
+                /** @description The query parameters. */
+                queryString: components["schemas"]["HarNameValue"][];
+                /** @description The body, when there was one. */
+                postData?: {
+                    /**
+                     * @description Its content type.
+                     * @example application/json
+                     */
+                    mimeType: string;
+                    /**
+                     * @description The body as text (the first 32 KB when cut; for an upload, its summary as JSON).
+                     * @example {"name":"Onboarding"}
+                     */
+                    text: string;
+                    /**
+                     * @description Why the body is not whole (cut, an upload, not read).
+                     * @example cut at 32768 of 40000 bytes
+                     */
+                    comment?: string;
+                };
+                /**
+                 * @description Not known (-1).
+                 * @constant
+                 */
+                headersSize: -1;
+                /**
+                 * @description The body's size in bytes.
+                 * @example 0
+                 */
+                bodySize: number;
+            };
+            /** @description The answer. */
+            response: {
+                /**
+                 * @description The HTTP status.
+                 * @example 200
+                 */
+                status: number;
+                /**
+                 * @description Empty; the status code says it.
+                 * @example
+                 */
+                statusText: string;
+                /**
+                 * @description Always `HTTP/1.1`.
+                 * @example HTTP/1.1
+                 */
+                httpVersion: string;
+                /** @description The answer's headers. */
+                headers: components["schemas"]["HarNameValue"][];
+                /** @description The answer's body. */
+                content: {
+                    /**
+                     * @description Its size in bytes.
+                     * @example 2
+                     */
+                    size: number;
+                    /**
+                     * @description Its content type.
+                     * @example application/json; charset=utf-8
+                     */
+                    mimeType: string;
+                    /**
+                     * @description The body as text (the first 32 KB when cut; empty when binary).
+                     * @example []
+                     */
+                    text: string;
+                    /**
+                     * @description Why the body is not whole (cut, binary).
+                     * @example cut at 32768 of 40000 bytes
+                     */
+                    comment?: string;
+                };
+                /**
+                 * @description The `Location` header, or empty.
+                 * @example
+                 */
+                redirectURL: string;
+                /**
+                 * @description Not known (-1).
+                 * @constant
+                 */
+                headersSize: -1;
+                /**
+                 * @description The body's size in bytes.
+                 * @example 2
+                 */
+                bodySize: number;
+            };
+            /** @description Empty; the mock keeps no cache a client sees. */
+            cache: Record<string, never>;
+            /** @description The whole time as `wait`; `send` and `receive` are 0. */
+            timings: {
+                /**
+                 * @description Always 0.
+                 * @example 0
+                 */
+                send: number;
+                /**
+                 * @description Milliseconds from request to answer.
+                 * @example 1.8
+                 */
+                wait: number;
+                /**
+                 * @description Always 0.
+                 * @example 0
+                 */
+                receive: number;
+            };
+            /**
+             * @description The journal's id, operation and verdict of the request.
+             * @example req_1 listCourses; contract kept
+             */
+            comment: string;
+        };
+        /** @description An HTTP Archive, version 1.2 (the format browsers' developer tools export and open). */
+        Har: {
+            /** @description The archive. */
+            log: {
+                /**
+                 * @description The HAR version.
+                 * @constant
+                 */
+                version: "1.2";
+                /** @description What wrote the archive. */
+                creator: {
+                    /**
+                     * @description Always `lmskit mock`.
+                     * @example lmskit mock
+                     */
+                    name: string;
+                    /**
+                     * @description The mock's version.
+                     * @example 0.1.0
+                     */
+                    version: string;
+                };
+                /** @description The requests, oldest first. */
+                entries: components["schemas"]["HarEntry"][];
+            };
+        };
+        /** @description The headers and body of a request or an answer. */
+        JournalMessage: {
+            /**
+             * @description The headers by lower-case name. `X-API-KEY`, `X-MCP-Key`, `Authorization` and `Cookie` are masked to their last 4 characters (`••••abcd`).
+             * @example {
+             *       "content-type": "application/json",
+             *       "x-api-key": "••••ab12"
+             *     }
+             */
+            headers: {
+                [key: string]: string;
+            };
+            /**
+             * @description The body: parsed when it is JSON, else its text (the first 32 KB when cut); for an upload a summary `{ upload: { name, type, size } }`; null when there was none or it is binary (see `bodyNote`).
+             * @example {
+             *       "name": "Onboarding"
+             *     }
+             */
+            body: unknown;
+            /**
+             * @description The body's size in bytes.
+             * @example 24
+             */
+            bodySize: number;
+            /**
+             * @description Why the body is not shown whole (cut at 32 KB, binary, an upload), else null.
+             * @example null
+             */
+            bodyNote: string | null;
+        };
+        /** @description One journalled request in full. */
+        JournalEntryDetail: {
+            entry: components["schemas"]["JournalEntry"];
+            request: components["schemas"]["JournalMessage"];
+            response: components["schemas"]["JournalMessage"];
         };
         /**
          * @description The HTTP method a fault matches.
@@ -1064,6 +1695,104 @@ export interface components {
              */
             latencyMs?: number;
         };
+        /** @description A list of records of a state snapshot, each an object with an `id`. */
+        StateRecordList: ({
+            /** @description The record's id. */
+            id: number | string;
+        } & {
+            [key: string]: unknown;
+        })[];
+        /** @description One tenant of a state snapshot: its licence and every list of records. The fields of each record belong to the mock and may grow; what is checked here is what loading needs (each list present, each record an object with its identifiers), so a damaged snapshot is refused with the place named. */
+        StateTenant: {
+            /** @description The tenant id. */
+            id: string;
+            /** @description The tenant's name. */
+            name: string;
+            /** @description The site API key of /openapi/v1. */
+            siteApiKey: string;
+            /** @description Whether the tenant has an MCP licence at all. */
+            mcpLicensed: boolean;
+            /**
+             * @description The tenant's MCP tier.
+             * @enum {string}
+             */
+            mcpAccess: "none" | "read" | "full";
+            /** @description Whether AI tools may be used. */
+            mcpAiAccess: boolean;
+            /** @description Users. */
+            users: ({
+                /** @description Integer id. */
+                id: number;
+                /** @description v1 API ID. */
+                apiId: string;
+                /** @description E-mail address. */
+                email: string;
+                /** @description Full name. */
+                name: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+            groups: components["schemas"]["StateRecordList"];
+            attributes: components["schemas"]["StateRecordList"];
+            courses: components["schemas"]["StateRecordList"];
+            chains: components["schemas"]["StateRecordList"];
+            /** @description Assignments. */
+            assignments: ({
+                /** @description Assignment id. */
+                id: number;
+                /** @description Integer id of the user. */
+                userId: number;
+                /** @description Course id. */
+                courseId: number;
+            } & {
+                [key: string]: unknown;
+            })[];
+            certificates: components["schemas"]["StateRecordList"];
+            /** @description Audit entries. */
+            audit: {
+                [key: string]: unknown;
+            }[];
+            /** @description Webhook events. */
+            events: ({
+                /** @description Event id. */
+                id: number;
+                /** @description Dot-notation event type. */
+                type: string;
+                /** @description When it occurred, Unix seconds. */
+                occuredAt: number;
+            } & {
+                [key: string]: unknown;
+            })[];
+            /** @description MCP key records (hashes only). */
+            mcpKeys: ({
+                /** @description Key id. */
+                id: string;
+                /** @description Integer id of the owner. */
+                userId: number;
+                /** @description SHA-256 of the key, hex. */
+                hash: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+            receivers: components["schemas"]["StateRecordList"];
+            deliveries: components["schemas"]["StateRecordList"];
+            /** @description The day's AI quota use. */
+            aiUsage: {
+                [key: string]: unknown;
+            };
+            /** @description The AI generator's settings. */
+            ai: {
+                [key: string]: unknown;
+            };
+            /** @description The last id handed out, per kind of record. */
+            seq: {
+                [key: string]: number;
+            };
+            uploads?: components["schemas"]["StateRecordList"];
+            jobs?: components["schemas"]["StateRecordList"];
+        } & {
+            [key: string]: unknown;
+        };
         /** @description The whole platform state, for saving and loading. Its inner shape belongs to the mock and may grow; read it back with `importSnapshot` only. */
         StateSnapshot: {
             /**
@@ -1077,13 +1806,13 @@ export interface components {
              */
             version: 1;
             /**
-             * @description The virtual time of the snapshot, Unix seconds.
+             * @description The virtual time of the snapshot, Unix seconds (up to the end of year 9999, as `setClock`).
              * @example 1767225600
              */
             now: number;
             /** @description The whole platform state per tenant, keyed by tenant id — licence, users, groups, courses, assignments, webhook receivers, MCP key records. MCP keys appear as SHA-256 hashes only. */
             tenants: {
-                [key: string]: unknown;
+                [key: string]: components["schemas"]["StateTenant"];
             };
         } & {
             [key: string]: unknown;
@@ -1163,10 +1892,21 @@ export interface components {
     parameters: {
         /** @description The tenant's id; the seeded tenant is `demo`. */
         TenantId: string;
+        /** @description Only records whose name (or, for users, name or e-mail) contains this text, ignoring case. */
+        SearchQuery: string;
+        /** @description How many matching records to skip, for paging (ordered by id). */
+        PageOffset: number;
+        /** @description The most users to return; without it, every matching user from `offset` on. */
+        UserPageLimit: number;
+        /**
+         * @description The user, by integer id (the `userId` of `/api/v2`) or by v1 API ID (`lena`); digits only are the integer id.
+         * @example 7
+         */
+        UserId: components["schemas"]["UserRef"];
+        /** @description The most records to return. */
+        PageLimit: number;
         /** @description The key record's id (not the key). */
         KeyId: string;
-        /** @description The user's integer id (the `userId` of `/api/v2`, the `id` of `listTenantUsers`). */
-        UserId: number;
         /** @description The course's integer id (the `courseId` of `/api/v2`). */
         CourseId: number;
         /** @description Only the deliveries to this receiver; all receivers of the tenant when omitted. */
@@ -1175,8 +1915,24 @@ export interface components {
         DeliveryLimit: number;
         /** @description The webhook receiver's id. Receiver ids start with `wh_`, so the literal path `/webhooks/deliveries` never names a receiver. */
         ReceiverId: string;
-        /** @description The most requests to return, newest first. The journal holds the last 1000 requests. */
+        /** @description The most requests to return, newest first (the journal holds at most `--journal-size` requests, 1000 by default). */
         JournalLimit: number;
+        /** @description Only requests to this API: `v1`, `v2` (direct), `mcp` (`/api/v2` requests of the kit's MCP tool server), `admin` or `other`. */
+        JournalApi: components["schemas"]["JournalApi"];
+        /** @description Only requests with this HTTP method. */
+        JournalMethod: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
+        /** @description Only answers with this status or higher (`400` with `maxStatus=499` is every client error). */
+        JournalMinStatus: number;
+        /** @description Only answers with this status or lower. */
+        JournalMaxStatus: number;
+        /** @description Only requests whose path contains this text (case-sensitive). */
+        JournalPath: string;
+        /** @description Only requests matched to this operation of their API's contract. */
+        JournalOperationId: string;
+        /** @description Only requests of this caller, given as a tenant id, an MCP key id or a user id (any of the three matches). */
+        JournalCaller: string;
+        /** @description The journal's id of the request (`req_` and a number). */
+        RequestId: string;
     };
     requestBodies: never;
     headers: never;
@@ -1229,6 +1985,27 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listTenants: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tenants, ordered by id. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenantList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
         };
     };
     getTenant: {
@@ -1290,7 +2067,14 @@ export interface operations {
     };
     listTenantUsers: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only records whose name (or, for users, name or e-mail) contains this text, ignoring case. */
+                query?: components["parameters"]["SearchQuery"];
+                /** @description How many matching records to skip, for paging (ordered by id). */
+                offset?: components["parameters"]["PageOffset"];
+                /** @description The most users to return; without it, every matching user from `offset` on. */
+                limit?: components["parameters"]["UserPageLimit"];
+            };
             header?: never;
             path: {
                 /** @description The tenant's id; the seeded tenant is `demo`. */
@@ -1300,13 +2084,110 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The users, ordered by id. */
+            /** @description The users that match, ordered by id, with how many match in all. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["TenantUserList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getTenantUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant's id; the seeded tenant is `demo`. */
+                tenantId: components["parameters"]["TenantId"];
+                /**
+                 * @description The user, by integer id (the `userId` of `/api/v2`) or by v1 API ID (`lena`); digits only are the integer id.
+                 * @example 7
+                 */
+                userId: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenantUserDetail"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listTenantGroups: {
+        parameters: {
+            query?: {
+                /** @description Only records whose name (or, for users, name or e-mail) contains this text, ignoring case. */
+                query?: components["parameters"]["SearchQuery"];
+                /** @description How many matching records to skip, for paging (ordered by id). */
+                offset?: components["parameters"]["PageOffset"];
+                /** @description The most records to return. */
+                limit?: components["parameters"]["PageLimit"];
+            };
+            header?: never;
+            path: {
+                /** @description The tenant's id; the seeded tenant is `demo`. */
+                tenantId: components["parameters"]["TenantId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The groups that match, ordered by id, with how many match in all. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminGroupList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listTenantCourses: {
+        parameters: {
+            query?: {
+                /** @description Only records whose name (or, for users, name or e-mail) contains this text, ignoring case. */
+                query?: components["parameters"]["SearchQuery"];
+                /** @description How many matching records to skip, for paging (ordered by id). */
+                offset?: components["parameters"]["PageOffset"];
+                /** @description The most records to return. */
+                limit?: components["parameters"]["PageLimit"];
+            };
+            header?: never;
+            path: {
+                /** @description The tenant's id; the seeded tenant is `demo`. */
+                tenantId: components["parameters"]["TenantId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The courses that match, ordered by id, with how many match in all. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminCourseList"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -1512,7 +2393,10 @@ export interface operations {
             path: {
                 /** @description The tenant's id; the seeded tenant is `demo`. */
                 tenantId: components["parameters"]["TenantId"];
-                /** @description The user's integer id (the `userId` of `/api/v2`, the `id` of `listTenantUsers`). */
+                /**
+                 * @description The user, by integer id (the `userId` of `/api/v2`) or by v1 API ID (`lena`); digits only are the integer id.
+                 * @example 7
+                 */
                 userId: components["parameters"]["UserId"];
                 /** @description The course's integer id (the `courseId` of `/api/v2`). */
                 courseId: components["parameters"]["CourseId"];
@@ -1744,11 +2628,54 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listAiJobs: {
+        parameters: {
+            query?: {
+                /** @description The most records to return. */
+                limit?: components["parameters"]["PageLimit"];
+            };
+            header?: never;
+            path: {
+                /** @description The tenant's id; the seeded tenant is `demo`. */
+                tenantId: components["parameters"]["TenantId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The jobs, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AiJobList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
     getRequestJournal: {
         parameters: {
             query?: {
-                /** @description The most requests to return, newest first. The journal holds the last 1000 requests. */
+                /** @description The most requests to return, newest first (the journal holds at most `--journal-size` requests, 1000 by default). */
                 limit?: components["parameters"]["JournalLimit"];
+                /** @description Only requests to this API: `v1`, `v2` (direct), `mcp` (`/api/v2` requests of the kit's MCP tool server), `admin` or `other`. */
+                api?: components["parameters"]["JournalApi"];
+                /** @description Only requests with this HTTP method. */
+                method?: components["parameters"]["JournalMethod"];
+                /** @description Only answers with this status or higher (`400` with `maxStatus=499` is every client error). */
+                minStatus?: components["parameters"]["JournalMinStatus"];
+                /** @description Only answers with this status or lower. */
+                maxStatus?: components["parameters"]["JournalMaxStatus"];
+                /** @description Only requests whose path contains this text (case-sensitive). */
+                path?: components["parameters"]["JournalPath"];
+                /** @description Only requests matched to this operation of their API's contract. */
+                operationId?: components["parameters"]["JournalOperationId"];
+                /** @description Only requests of this caller, given as a tenant id, an MCP key id or a user id (any of the three matches). */
+                caller?: components["parameters"]["JournalCaller"];
             };
             header?: never;
             path?: never;
@@ -1756,7 +2683,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The requests, newest first. */
+            /** @description The requests that pass the filters, newest first. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1767,6 +2694,72 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+        };
+    };
+    exportJournalHar: {
+        parameters: {
+            query?: {
+                /** @description The most requests to return, newest first (the journal holds at most `--journal-size` requests, 1000 by default). */
+                limit?: components["parameters"]["JournalLimit"];
+                /** @description Only requests to this API: `v1`, `v2` (direct), `mcp` (`/api/v2` requests of the kit's MCP tool server), `admin` or `other`. */
+                api?: components["parameters"]["JournalApi"];
+                /** @description Only requests with this HTTP method. */
+                method?: components["parameters"]["JournalMethod"];
+                /** @description Only answers with this status or higher (`400` with `maxStatus=499` is every client error). */
+                minStatus?: components["parameters"]["JournalMinStatus"];
+                /** @description Only answers with this status or lower. */
+                maxStatus?: components["parameters"]["JournalMaxStatus"];
+                /** @description Only requests whose path contains this text (case-sensitive). */
+                path?: components["parameters"]["JournalPath"];
+                /** @description Only requests matched to this operation of their API's contract. */
+                operationId?: components["parameters"]["JournalOperationId"];
+                /** @description Only requests of this caller, given as a tenant id, an MCP key id or a user id (any of the three matches). */
+                caller?: components["parameters"]["JournalCaller"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The archive. */
+            200: {
+                headers: {
+                    /** @description Names the file `lmskit-journal.har` for a browser that saves it. */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Har"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    getJournalEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The journal's id of the request (`req_` and a number). */
+                requestId: components["parameters"]["RequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request and its answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JournalEntryDetail"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
         };
     };
     listFaults: {
@@ -1888,10 +2881,11 @@ export interface operations {
     };
 }
 /** The operations of `paths` by operationId (webhooks left out). */
-export type PathOperations = Pick<operations, "advanceClock" | "clearFaults" | "createFault" | "createMcpKey" | "createWebhookReceiver" | "deleteWebhookReceiver" | "exportSnapshot" | "getAiSettings" | "getClock" | "getHealth" | "getMcpKey" | "getRequestJournal" | "getTenant" | "importSnapshot" | "listFaults" | "listMcpKeys" | "listTenantUsers" | "listWebhookDeliveries" | "listWebhookReceivers" | "publishCourse" | "recordProgress" | "resetState" | "revokeMcpKey" | "setClock" | "updateAiSettings" | "updateTenant">;
+export type PathOperations = Pick<operations, "advanceClock" | "clearFaults" | "createFault" | "createMcpKey" | "createWebhookReceiver" | "deleteWebhookReceiver" | "exportJournalHar" | "exportSnapshot" | "getAiSettings" | "getClock" | "getHealth" | "getJournalEntry" | "getMcpKey" | "getRequestJournal" | "getTenant" | "getTenantUser" | "importSnapshot" | "listAiJobs" | "listFaults" | "listMcpKeys" | "listTenantCourses" | "listTenantGroups" | "listTenantUsers" | "listTenants" | "listWebhookDeliveries" | "listWebhookReceivers" | "publishCourse" | "recordProgress" | "resetState" | "revokeMcpKey" | "setClock" | "updateAiSettings" | "updateTenant">;
 /** Error codes of the contract (`x-error-codes` of the error responses), each with its status. */
 export const errorCodes = {
     ALREADY_FINISHED: 409,
+    ASSIGNMENT_NOT_STARTED: 409,
     LICENSE_RESTRICTED: 402,
     NOT_FOUND: 404,
     STATE_NOT_SAVED: 503,
@@ -1904,25 +2898,32 @@ export type ErrorCode = keyof typeof errorCodes;
 export interface OperationErrorCodes {
     advanceClock: "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     clearFaults: "UNAUTHORIZED";
-    createFault: "ALREADY_FINISHED" | "TOO_MANY_FAULTS" | "UNAUTHORIZED" | "VALIDATION_ERROR";
+    createFault: "ALREADY_FINISHED" | "ASSIGNMENT_NOT_STARTED" | "TOO_MANY_FAULTS" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     createMcpKey: "LICENSE_RESTRICTED" | "NOT_FOUND" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     createWebhookReceiver: "NOT_FOUND" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     deleteWebhookReceiver: "NOT_FOUND" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
+    exportJournalHar: "UNAUTHORIZED" | "VALIDATION_ERROR";
     exportSnapshot: "UNAUTHORIZED";
     getAiSettings: "NOT_FOUND" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     getClock: "UNAUTHORIZED";
     getHealth: never;
+    getJournalEntry: "NOT_FOUND" | "UNAUTHORIZED";
     getMcpKey: "NOT_FOUND" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     getRequestJournal: "UNAUTHORIZED" | "VALIDATION_ERROR";
     getTenant: "NOT_FOUND" | "UNAUTHORIZED" | "VALIDATION_ERROR";
+    getTenantUser: "NOT_FOUND" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     importSnapshot: "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
+    listAiJobs: "NOT_FOUND" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     listFaults: "UNAUTHORIZED";
     listMcpKeys: "NOT_FOUND" | "UNAUTHORIZED" | "VALIDATION_ERROR";
+    listTenantCourses: "NOT_FOUND" | "UNAUTHORIZED" | "VALIDATION_ERROR";
+    listTenantGroups: "NOT_FOUND" | "UNAUTHORIZED" | "VALIDATION_ERROR";
+    listTenants: "UNAUTHORIZED";
     listTenantUsers: "NOT_FOUND" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     listWebhookDeliveries: "NOT_FOUND" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     listWebhookReceivers: "NOT_FOUND" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     publishCourse: "NOT_FOUND" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
-    recordProgress: "ALREADY_FINISHED" | "NOT_FOUND" | "STATE_NOT_SAVED" | "TOO_MANY_FAULTS" | "UNAUTHORIZED" | "VALIDATION_ERROR";
+    recordProgress: "ALREADY_FINISHED" | "ASSIGNMENT_NOT_STARTED" | "NOT_FOUND" | "STATE_NOT_SAVED" | "TOO_MANY_FAULTS" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     resetState: "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     revokeMcpKey: "LICENSE_RESTRICTED" | "NOT_FOUND" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     setClock: "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";

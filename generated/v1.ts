@@ -96,8 +96,8 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The user's API ID (alphanumeric).
-                 * @example anna01
+                 * @description The user's API ID (alphanumeric). Any other text names no user: 404, as for a missing user (seed 001, Users: 404).
+                 * @example lena
                  */
                 userId: components["parameters"]["UserId"];
             };
@@ -122,8 +122,8 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The user's API ID (alphanumeric).
-                 * @example anna01
+                 * @description The user's API ID (alphanumeric). Any other text names no user: 404, as for a missing user (seed 001, Users: 404).
+                 * @example lena
                  */
                 userId: components["parameters"]["UserId"];
             };
@@ -169,7 +169,7 @@ export interface paths {
             path: {
                 /**
                  * @description Group ID.
-                 * @example 12
+                 * @example 2
                  */
                 groupId: components["parameters"]["GroupId"];
             };
@@ -195,7 +195,7 @@ export interface paths {
             path: {
                 /**
                  * @description Group ID.
-                 * @example 12
+                 * @example 2
                  */
                 groupId: components["parameters"]["GroupId"];
             };
@@ -241,7 +241,7 @@ export interface paths {
             path: {
                 /**
                  * @description Course ID.
-                 * @example 101
+                 * @example 7
                  */
                 courseId: components["parameters"]["CourseId"];
             };
@@ -267,7 +267,7 @@ export interface paths {
             path: {
                 /**
                  * @description Course ID.
-                 * @example 101
+                 * @example 7
                  */
                 courseId: components["parameters"]["CourseId"];
             };
@@ -293,7 +293,7 @@ export interface paths {
             path: {
                 /**
                  * @description Course ID.
-                 * @example 101
+                 * @example 7
                  */
                 courseId: components["parameters"]["CourseId"];
             };
@@ -540,14 +540,14 @@ export interface components {
         /** @description A group attribute definition to create or update. An existing group attribute is matched by `apiId` and updated instead of created; its `type` cannot change, the options of a choice type can. */
         GroupAttributeRequest: {
             /**
-             * @description Attribute name; a missing name fails with `name is required`.
+             * @description Attribute name; a missing name fails with `name is required`. Groups' values are keyed by it, so it is unique among group attributes (assumed): renaming an attribute moves the stored values to the new name.
              * @example region
              */
             name: string;
             /** @description Attribute type 1-8; cannot be changed on an existing attribute. */
             type: components["schemas"]["AttributeType"];
             /**
-             * @description API identifier of the attribute. Optional: generated when omitted, must be unique when provided; an existing group attribute with this `apiId` is updated.
+             * @description API identifier of the attribute. Optional: generated when omitted, must be unique among group attributes when provided (a user attribute may have the same one); an existing group attribute with this `apiId` is updated.
              * @example region
              */
             apiId?: string;
@@ -621,7 +621,7 @@ export interface components {
             /** @description Attribute type 1-8; cannot be changed on an existing attribute. */
             type: components["schemas"]["AttributeType"];
             /**
-             * @description API identifier of the attribute, the key of the value in a user's `attributes`. Optional: generated when omitted, must be unique when provided.
+             * @description API identifier of the attribute, the key of the value in a user's `attributes`. Optional: generated when omitted (kept when omitted on an update), must be unique among user attributes when provided. An update by `id` may change it; users' stored values move to the new key.
              * @example department
              */
             apiId?: string;
@@ -652,7 +652,7 @@ export interface components {
          * @description Custom user attribute values keyed by the attribute's `apiId`. What a value may hold depends on the attribute's definition, so it is checked by the service, not by this schema: text (type 1) at most 255 characters, date (2) in ISO format such as `2024-03-01`, yes/no (6) a boolean, number (8) numeric. The value formats of the choice, user-choice and link types are not shown in the seed.
          * @example {
          *       "department": "Sales",
-         *       "startDate": "2024-03-01"
+         *       "hire_date": "2024-03-01"
          *     }
          */
         UserAttributeValues: {
@@ -672,7 +672,7 @@ export interface components {
             name: string;
             /**
              * Format: email
-             * @description E-mail address; must be unique across the site.
+             * @description E-mail address; must be unique across the site. Checked as the JSON Schema `email` format with a domain that has a dot (`anna@example.com`); `anna@localhost` and `0@com` are refused with 400 keyed `email` (the seed shows only "invalid e-mail format").
              * @example anna.schmidt@example.com
              */
             email: string;
@@ -703,7 +703,7 @@ export interface components {
              */
             location?: string;
             /**
-             * @description Time zone name (TZ database).
+             * @description Time zone name of the IANA time zone database, spelt as it spells it: a canonical name (`Europe/Berlin`) or a link (`UTC`, `US/Eastern`). An unknown name is a 400 keyed `timezone`; the mock knows the names of its runtime's database.
              * @example Europe/Berlin
              */
             timezone?: string;
@@ -836,7 +836,7 @@ export interface components {
         /** @description Body of `blockUser`. */
         BlockUserRequest: {
             /**
-             * @description API ID of the user to ban.
+             * @description API ID of the user to ban. Any text that is no user's API ID, one that is not alphanumeric included, is a missing user: 404 (seed 001, User ban state).
              * @example anna01
              */
             id: string;
@@ -920,7 +920,7 @@ export interface components {
         UpdateUserRequest: {
             /**
              * Format: email
-             * @description E-mail address; must be unique across the site.
+             * @description E-mail address; must be unique across the site. Checked as the JSON Schema `email` format with a domain that has a dot (`anna@example.com`); `anna@localhost` and `0@com` are refused with 400 keyed `email` (the seed shows only "invalid e-mail format").
              * @example anna.schmidt@example.com
              */
             email: string;
@@ -940,7 +940,7 @@ export interface components {
              */
             location?: string;
             /**
-             * @description Time zone name (TZ database).
+             * @description Time zone name of the IANA time zone database, spelt as it spells it: a canonical name (`Europe/Berlin`) or a link (`UTC`, `US/Eastern`). An unknown name is a 400 keyed `timezone`; the mock knows the names of its runtime's database.
              * @example Europe/Berlin
              */
             timezone?: string;
@@ -1037,7 +1037,7 @@ export interface components {
         /** @description An assignment in a user's list, with the assigned course. */
         UserAssignment: {
             /**
-             * @description When the course was assigned, Unix timestamp (seconds, UTC).
+             * @description When the assignment starts, Unix timestamp (seconds, UTC): the `assignAt` it was assigned with, else the moment it was assigned. The assignment is inactive until then: the learner cannot start it earlier (assumed, the seed names `assignAt` "when the assignment starts" and shows no other field for it).
              * @example 1714550400
              */
             assignedAt: number;
@@ -1332,7 +1332,7 @@ export interface components {
             /**
              * @description API IDs of the users to assign the course to.
              * @example [
-             *       "anna01"
+             *       "lena"
              *     ]
              */
             users?: string[];
@@ -1344,7 +1344,7 @@ export interface components {
              */
             groups?: number[];
             /**
-             * @description When the assignment starts, Unix timestamp (seconds, UTC).
+             * @description When the assignment starts, Unix timestamp (seconds, UTC); omitted = at once. Assignment lists show it as `assignedAt`, and the learner cannot start the course before it (assumed, the seed shows no field for it in the answers).
              * @example 1714550400
              */
             assignAt?: number;
@@ -1387,7 +1387,7 @@ export interface components {
         /** @description An assignment in a course's list, with the assigned user. */
         CourseAssignment: {
             /**
-             * @description When the course was assigned, Unix timestamp (seconds, UTC).
+             * @description When the assignment starts, Unix timestamp (seconds, UTC): the `assignAt` it was assigned with, else the moment it was assigned. The assignment is inactive until then: the learner cannot start it earlier (assumed, the seed names `assignAt` "when the assignment starts" and shows no other field for it).
              * @example 1714550400
              */
             assignedAt: number;
@@ -1706,13 +1706,13 @@ export interface components {
     };
     parameters: {
         /**
-         * @description The user's API ID (alphanumeric).
-         * @example anna01
+         * @description The user's API ID (alphanumeric). Any other text names no user: 404, as for a missing user (seed 001, Users: 404).
+         * @example lena
          */
         UserId: string;
         /**
          * @description Group ID.
-         * @example 12
+         * @example 2
          */
         GroupId: number;
         /**
@@ -1722,7 +1722,7 @@ export interface components {
         Offset: number;
         /**
          * @description Course ID.
-         * @example 101
+         * @example 7
          */
         CourseId: number;
         /** @description Event type in case-sensitive dot notation, such as `user.created`, `group.user.created`, `course.finished` or `course.published`. */
@@ -1898,8 +1898,8 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The user's API ID (alphanumeric).
-                 * @example anna01
+                 * @description The user's API ID (alphanumeric). Any other text names no user: 404, as for a missing user (seed 001, Users: 404).
+                 * @example lena
                  */
                 userId: components["parameters"]["UserId"];
             };
@@ -1930,8 +1930,8 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The user's API ID (alphanumeric).
-                 * @example anna01
+                 * @description The user's API ID (alphanumeric). Any other text names no user: 404, as for a missing user (seed 001, Users: 404).
+                 * @example lena
                  */
                 userId: components["parameters"]["UserId"];
             };
@@ -1987,7 +1987,7 @@ export interface operations {
             path: {
                 /**
                  * @description Group ID.
-                 * @example 12
+                 * @example 2
                  */
                 groupId: components["parameters"]["GroupId"];
             };
@@ -2021,7 +2021,7 @@ export interface operations {
             path: {
                 /**
                  * @description Group ID.
-                 * @example 12
+                 * @example 2
                  */
                 groupId: components["parameters"]["GroupId"];
             };
@@ -2078,7 +2078,7 @@ export interface operations {
             path: {
                 /**
                  * @description Course ID.
-                 * @example 101
+                 * @example 7
                  */
                 courseId: components["parameters"]["CourseId"];
             };
@@ -2107,7 +2107,7 @@ export interface operations {
             path: {
                 /**
                  * @description Course ID.
-                 * @example 101
+                 * @example 7
                  */
                 courseId: components["parameters"]["CourseId"];
             };
@@ -2141,7 +2141,7 @@ export interface operations {
             path: {
                 /**
                  * @description Course ID.
-                 * @example 101
+                 * @example 7
                  */
                 courseId: components["parameters"]["CourseId"];
             };

@@ -443,7 +443,7 @@ export interface paths {
             path: {
                 /**
                  * @description Integer id of the course chain (an ordered learning path).
-                 * @example 2
+                 * @example 1
                  */
                 chainId: components["parameters"]["ChainId"];
             };
@@ -598,7 +598,8 @@ export interface paths {
          *     - Scope: `write` (assumed; the seed shows no scope for this tool).
          *     - Permission: `course_edit`.
          *     - Licence: tenant `mcpAccess` `full` and `mcpAiAccess` true (403 `MCP_AI_DISABLED` otherwise).
-         *     - AI quota: not counted.
+         *     - AI quota: not counted (assumed: the seed's quota covers "generation and refinement", and
+         *       an upload or a status poll is neither).
          */
         post: operations["uploadSourceMaterial"];
         delete?: never;
@@ -625,7 +626,8 @@ export interface paths {
          *     - Scope: `write` (assumed; the seed shows no scope for this tool).
          *     - Permission: `course_edit`.
          *     - Licence: tenant `mcpAccess` `full` and `mcpAiAccess` true (403 `MCP_AI_DISABLED` otherwise).
-         *     - AI quota: not counted.
+         *     - AI quota: not counted (assumed: the seed's quota covers "generation and refinement", and
+         *       an upload or a status poll is neither).
          */
         post: operations["processSourceMaterial"];
         delete?: never;
@@ -685,7 +687,8 @@ export interface paths {
          *     - Scope: `write` (documented).
          *     - Permission: none beyond the write scope.
          *     - Licence: tenant `mcpAccess` `full` and `mcpAiAccess` true (403 `MCP_AI_DISABLED` otherwise).
-         *     - AI quota: not counted.
+         *     - AI quota: not counted (assumed: the seed's quota covers "generation and refinement", and
+         *       an upload or a status poll is neither).
          */
         get: operations["getGenerationJob"];
         put?: never;
@@ -875,7 +878,7 @@ export interface components {
             id: number;
             /**
              * @description String API id of the same user in the v1 Integration API (`id` there).
-             * @example u-42
+             * @example u42
              */
             apiId: string;
             /**
@@ -898,7 +901,7 @@ export interface components {
         };
         /** @description Users matching a search, wrapped with the total count; shape assumed. */
         UserList: {
-            /** @description Matching users, at most `limit` of them, ordered by name. */
+            /** @description Matching users, at most `limit` of them, in the order the users were created (by `id`), so a user made later never moves an earlier one off the first page. */
             users: components["schemas"]["UserSummary"][];
             /**
              * @description Number of matching users before `limit` was applied.
@@ -969,7 +972,7 @@ export interface components {
         };
         /** @description Courses matching a search, wrapped with the total count; shape assumed. */
         CourseList: {
-            /** @description Matching courses, at most `limit` of them, ordered by name. */
+            /** @description Matching courses, at most `limit` of them, in the order the courses were created (by `id`), so a course made later never moves an earlier one off the first page. */
             courses: components["schemas"]["CourseSummary"][];
             /**
              * @description Number of matching courses before `limit` was applied.
@@ -1602,7 +1605,7 @@ export interface components {
         ChangeUserEmailRequest: {
             /**
              * Format: email
-             * @description The new e-mail address. At most 254 characters (RFC 5321); the bound is assumed.
+             * @description The new e-mail address. At most 254 characters (RFC 5321); the bound is assumed. Checked as the JSON Schema `email` format with a domain that has a dot, as v1 checks it.
              * @example lena.new@example.com
              */
             email: string;
@@ -1668,7 +1671,7 @@ export interface components {
         UploadSourceMaterialRequest: {
             /**
              * Format: binary
-             * @description The source file; PDF, DOC, DOCX, PNG, JPG, GIF or WebP, 20 MB (20971520 bytes) maximum. Larger files get 413 `FILE_TOO_LARGE`, other types 415 `UNSUPPORTED_FILE_TYPE`.
+             * @description The source file; PDF, DOC, DOCX, PNG, JPG, GIF or WebP, 20 MB (20971520 bytes) maximum. Larger files get 413 `FILE_TOO_LARGE`, other types 415 `UNSUPPORTED_FILE_TYPE`, an empty file (0 bytes) 400 `VALIDATION_ERROR` "The file is empty."
              */
             file: string;
             /**
@@ -2105,7 +2108,7 @@ export interface components {
         AuditOffset: number;
         /**
          * @description Integer id of the course chain (an ordered learning path).
-         * @example 2
+         * @example 1
          */
         ChainId: number;
         /**
@@ -2634,7 +2637,7 @@ export interface operations {
             path: {
                 /**
                  * @description Integer id of the course chain (an ordered learning path).
-                 * @example 2
+                 * @example 1
                  */
                 chainId: components["parameters"]["ChainId"];
             };

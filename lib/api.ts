@@ -23,6 +23,7 @@ import type { Result } from '../conformance/types.ts';
 import { createApp } from '../mock/app.ts';
 import { VirtualClock } from '../mock/domain/clock.ts';
 import { Platform } from '../mock/domain/platform.ts';
+import { MAX_JOURNAL_SIZE } from '../mock/http/journal.ts';
 import { answerClientErrors } from '../mock/http/refusals.ts';
 import { DEMO_TENANT, liveDemoKeys } from '../mock/seed/demo.ts';
 import { loadSeed, SEEDS } from '../mock/seed/index.ts';
@@ -55,6 +56,8 @@ export interface MockOptions {
   adminToken?: string;
   /** `/api/v2` requests per MCP key per minute; default 120, 0 = no limit. */
   rateLimit?: number;
+  /** Requests the request journal keeps (`admin.GET('/journal')`), 1 to 100 000; default 1000. */
+  journalSize?: number;
 }
 
 export interface Mock {
@@ -92,6 +95,18 @@ export async function startMock(options: MockOptions = {}): Promise<Mock> {
   if (!Number.isInteger(rateLimit) || rateLimit < 0)
     throw new Error(`startMock: rateLimit takes a whole number ≥ 0, not ${rateLimit}`);
 
+  if (
+    options.journalSize !== undefined &&
+    !(
+      Number.isInteger(options.journalSize) &&
+      options.journalSize >= 1 &&
+      options.journalSize <= MAX_JOURNAL_SIZE
+    )
+  )
+    throw new Error(
+      `startMock: journalSize takes a whole number from 1 to ${MAX_JOURNAL_SIZE}, not ${options.journalSize}`,
+    );
+
   const seed = loadSeed(seedName);
   const platform = new Platform(new VirtualClock({ start: seed.now, frozen: clock === 'frozen' }), loadSeed);
   platform.load(seed, true);
@@ -101,6 +116,7 @@ export async function startMock(options: MockOptions = {}): Promise<Mock> {
     adminToken,
     version: VERSION,
     limits: { requestsPerMinute: rateLimit },
+    journalSize: options.journalSize,
   });
   const dispatcher = new WebhookDispatcher(platform);
   dispatcher.start();

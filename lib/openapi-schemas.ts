@@ -7,20 +7,8 @@ import addFormatsModule from 'ajv-formats';
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 const DOC_ID = 'lmskit:spec';
 
-// biome-ignore lint/suspicious/noExplicitAny: OpenAPI documents are walked generically.
-type Node = Record<string, any>;
-
-/** Follows internal `$ref`s (`#/components/...`) of a bundled document to the object they name. */
-export function resolveRef(spec: Node, node: Node | undefined): Node | undefined {
-  let n = node;
-  while (n?.$ref) {
-    n = (n.$ref as string)
-      .slice(2)
-      .split('/')
-      .reduce((acc: Node, k: string) => acc?.[k.replaceAll('~1', '/').replaceAll('~0', '~')], spec);
-  }
-  return n;
-}
+// `$ref` resolution lives with the rest of the spec walking; re-exported for the callers of this module.
+export { resolveRef } from './spec-walk.ts';
 
 /** `['paths', '/users', 'post']` → `/paths/~1users/post` (RFC 6901). */
 export const pointer = (segments: readonly string[]) =>

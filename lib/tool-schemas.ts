@@ -50,6 +50,8 @@ export interface ToolDefinition {
   'x-rules': string[];
   'x-licence': { mcpAccess: 'read' | 'full'; mcpAiAccess: boolean };
   'x-ai-quota': boolean;
+  /** The seed leaves open whether the quota counts this tool (mcp-schema/README.md). */
+  'x-assumed-ai-quota'?: boolean;
   'x-backend': BackendCall[];
 }
 
@@ -62,9 +64,22 @@ export function loadToolIndex(dir = TOOL_SCHEMA_DIR): ToolIndex {
   return JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8'));
 }
 
-/** The 25 tool definitions, in index order, exactly as the files hold them. */
+/** The tool definitions the index lists, in index order, exactly as the files hold them. */
 export function loadTools(dir = TOOL_SCHEMA_DIR): ToolDefinition[] {
   return loadToolIndex(dir).tools.map((t) => JSON.parse(readFileSync(join(dir, t.file), 'utf8')));
+}
+
+/** The names of the tools that exist, in index order: every count and list of tools reads this. */
+export function toolNames(dir = TOOL_SCHEMA_DIR): string[] {
+  return loadToolIndex(dir).tools.map((t) => t.name);
+}
+
+/**
+ * The tools the seed announces but that have no backend and so are never offered (seed 000, What
+ * the service does 5); `mcp-schema/index.json` lists them under `absent`.
+ */
+export function absentToolNames(dir = TOOL_SCHEMA_DIR): string[] {
+  return loadToolIndex(dir).absent.map((t) => t.name);
 }
 
 /**

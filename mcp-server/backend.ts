@@ -6,6 +6,14 @@
 // `X-Forwarded-For`, so the platform's per-address limit on failed logins counts that client alone
 // (seed 000, Errors: 429 MCP_AUTH_RATE_LIMITED is per IP).
 
+import type { paths } from '../generated/v2.ts';
+
+/** A path of openapi/v2, as generated/v2.ts names them: a literal path that drifts is a compile error. */
+export type BackendPath = keyof paths;
+
+/** Sent as `User-Agent`: the mock's request journal lists these requests as API `mcp`. */
+export const MCP_USER_AGENT = 'lmskit-mcp';
+
 export interface BackendAnswer {
   status: number;
   body: unknown;
@@ -33,6 +41,11 @@ export interface BackendOptions {
 
 export interface BackendRequest {
   method: string;
+  /**
+   * The path with its parameters filled in. Literal paths are checked against the contract's
+   * (`BackendPath`); the tools' paths come from their `x-backend` entries, which
+   * test/contracts/tool-backends.test.ts holds to openapi/v2.
+   */
   path: string;
   query?: Record<string, string | number>;
   body?: unknown;
@@ -74,7 +87,11 @@ export class Backend {
     const url = new URL(`${this.baseUrl}/api/v2${req.path}`);
     for (const [k, v] of Object.entries(req.query ?? {})) url.searchParams.set(k, String(v));
     for (let retries = 0; ; retries++) {
-      const headers: Record<string, string> = { 'x-mcp-key': this.key, accept: 'application/json' };
+      const headers: Record<string, string> = {
+        'x-mcp-key': this.key,
+        accept: 'application/json',
+        'user-agent': MCP_USER_AGENT,
+      };
       if (this.clientAddress) headers['x-forwarded-for'] = this.clientAddress;
       let body: string | FormData | undefined;
       if (req.form) body = req.form;

@@ -5,13 +5,15 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { Backend } from './backend.ts';
+import type { operations } from '../generated/v2.ts';
+import { absentToolNames } from '../lib/tool-schemas.ts';
+import type { Backend, BackendPath } from './backend.ts';
 import { explainFailure } from './errors.ts';
 import { errorMessage, idOf, invalidParams, RpcCode, rpcError } from './rpc.ts';
 import { type Args, listing, type ToolRunner } from './tools.ts';
 
-/** Announced in the seed's catalogue but with no backend: never offered (seed 000, item 5). */
-export const ABSENT_TOOLS = ['extend_deadline', 'send_reminder'];
+/** Announced in the seed's catalogue but with no backend: never offered (seed 000, What the service does 5). */
+export const ABSENT_TOOLS = absentToolNames();
 
 export interface ToolServerOptions {
   backend: Backend;
@@ -24,12 +26,16 @@ export interface ToolServerOptions {
   onRefresh?: (names: string[]) => void;
 }
 
+/** The capabilities answer as openapi/v2 documents it (generated/v2.ts). */
+type Capabilities = operations['getCapabilities']['responses'][200]['content']['application/json'];
+const CAPABILITIES: BackendPath = '/mcp/capabilities';
+
 /** The names the capabilities endpoint lists for the backend's key, or why it could not be read. */
 export async function fetchToolNames(
   backend: Backend,
   runner: ToolRunner,
 ): Promise<{ names: string[]; problem?: string; status: number; retryAfter?: number }> {
-  const answer = await backend.request({ method: 'GET', path: '/mcp/capabilities' });
+  const answer = await backend.request({ method: 'GET', path: CAPABILITIES });
   if (answer.status !== 200) {
     const anyTool = runner.tools.values().next().value;
     return {
@@ -39,7 +45,8 @@ export async function fetchToolNames(
       ...(answer.retryAfter ? { retryAfter: answer.retryAfter } : {}),
     };
   }
-  const listed = (answer.body as { tools?: unknown }).tools;
+  // Typed from the contract, yet checked: the backend may be any deployment, not only the mock.
+  const listed: unknown = (answer.body as Partial<Capabilities> | undefined)?.tools;
   const names = Array.isArray(listed) ? listed.filter((n): n is string => typeof n === 'string') : [];
   return { names: names.filter((n) => runner.tools.has(n) && !ABSENT_TOOLS.includes(n)), status: 200 };
 }

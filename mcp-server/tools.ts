@@ -1,4 +1,4 @@
-// The 25 tools as the server runs them: each definition of mcp-schema/ is served verbatim, its
+// The tools as the server runs them: each definition of mcp-schema/ is served verbatim, its
 // arguments are validated against its inputSchema (defaults applied, bounds enforced) before any
 // backend call, and its `x-backend` calls are made in order (seed 000, "Backend call" columns).
 import { readFile, stat } from 'node:fs/promises';

@@ -6,8 +6,12 @@ import { errorCodes as v2ErrorCodes } from '../generated/v2.ts';
 import { DomainError, type ErrorCode } from './domain/errors.ts';
 import { JournalError, type Platform } from './domain/platform.ts';
 import { adminRouter } from './http/admin/router.ts';
+import { consoleRouter } from './http/console.ts';
 import { docsRouter, type LoadDocs } from './http/docs.ts';
 import { type ApiError, sendError as sendErrorBody } from './http/error-body.ts';
+import { sendIndex } from './http/index-page.ts';
+import { callerOfCredentials, RequestJournal } from './http/journal.ts';
+import { methodsOfPaths } from './http/methods.ts';
 import { refuseDeepJson } from './http/refusals.ts';
 import { apiOf, Runtime } from './http/runtime.ts';
 import { sendV1Error, v1ErrorOf } from './http/v1/errors.ts';
@@ -33,6 +37,8 @@ export interface AppOptions {
    * names each of its clients, so failed logins count per client rather than per tool server.
    */
   trustProxy?: string | false;
+  /** Requests the journal keeps (`--journal-size`, default 1000). */
+  journalSize?: number;
 }
 
 /** The `trust proxy` setting of a flag's value (`none` = trust no one), or an Error saying what is wrong. */
@@ -70,6 +76,13 @@ export function createApp(options: AppOptions) {
   const { platform } = options;
   const specs = options.specs ?? loadSpecs();
   const runtime = new Runtime();
+  const journal = new RequestJournal({
+    size: options.journalSize,
+    specs,
+    now: () => platform.now(),
+    identify: (req) => callerOfCredentials(platform, req),
+    version: options.version ?? '0.0.0',
+  });
   const mismatch = (api: Api) =>
     options.validateResponses
       ? (res: Response, status: number, errors: string[], operation: Record<string, unknown>) => {
@@ -86,10 +99,19 @@ export function createApp(options: AppOptions) {
   app.set('etag', false);
   // Flat query keys: v2 names parameters literally `fields[author]`, not as nested objects.
   app.set('query parser', 'simple');
-  app.use(runtime.recordRequests);
+  app.use(journal.record);
   app.use(runtime.injectFaults);
+  // 405 with Allow for a method a contract path lacks; OPTIONS lists the path's own methods.
+  app.use(
+    methodsOfPaths([
+      { prefix: '/openapi/v1', spec: specs.v1, shape: 'v1' },
+      { prefix: '/api/v2', spec: specs.v2, shape: 'error-code' },
+      { prefix: '/__admin', spec: specs.admin, shape: 'error-code' },
+    ]),
+  );
   app.use(express.json({ limit: BODY_LIMIT, type: 'application/json', verify: refuseDeepJson }));
   if (options.docs) app.use('/docs', docsRouter(options.docs));
+  app.use('/console', consoleRouter());
 
   app.use('/openapi/v1', v1Router({ spec: specs.v1, platform, onResponseMismatch: mismatch('v1') }));
   app.use(
@@ -102,11 +124,14 @@ export function createApp(options: AppOptions) {
       spec: specs.admin,
       platform,
       runtime,
+      journal,
       adminToken: options.adminToken,
       version: options.version ?? '0.0.0',
       onResponseMismatch: mismatch('admin'),
     }),
   );
+
+  app.get('/', sendIndex({ version: options.version ?? '0.0.0', docs: Boolean(options.docs) }));
 
   app.use((req: Request, res: Response) =>
     sendError(req, res, 404, 'NOT_FOUND', `No route for ${req.method} ${req.path}`),
@@ -136,5 +161,5 @@ export function createApp(options: AppOptions) {
     sendError(req, res, 500, 'INTERNAL', 'Internal error of the mock');
   });
 
-  return { app, runtime };
+  return { app, runtime, journal };
 }

@@ -10,6 +10,7 @@ import { createApp, trustProxySetting } from './app.ts';
 import { VirtualClock } from './domain/clock.ts';
 import { Platform } from './domain/platform.ts';
 import { buildDocsInChildProcess, docsBuildable } from './http/docs.ts';
+import { DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_SIZE } from './http/journal.ts';
 import { answerClientErrors } from './http/refusals.ts';
 import { DEMO_TENANT, liveDemoKeys, START } from './seed/demo.ts';
 import { loadSeed, SEEDS } from './seed/index.ts';
@@ -28,6 +29,7 @@ const HELP = `usage: lmskit mock [options]
   --seed-scale SPEC   a seed of the given size instead: users=100000,courses=1000,assignments=500000
   --frozen-clock      the virtual clock moves only when advanced through /__admin
   --rate-limit N      /api/v2 requests per MCP key per minute (LMSKIT_RATE_LIMIT, default 120; 0 = off)
+  --journal-size N    requests the request journal keeps, 1 to 100000 (LMSKIT_JOURNAL_SIZE, default 1000)
   --trust-proxy LIST  peers whose X-Forwarded-For names the client, for the failed-login limit per client
                       (LMSKIT_TRUST_PROXY: addresses, subnets, loopback or none; default loopback)
 `;
@@ -44,6 +46,10 @@ const values = parseCommandLine(
     'frozen-clock': { type: 'boolean', default: false },
     'rate-limit': { type: 'string', default: process.env.LMSKIT_RATE_LIMIT ?? '120' },
     'trust-proxy': { type: 'string', default: process.env.LMSKIT_TRUST_PROXY ?? 'loopback' },
+    'journal-size': {
+      type: 'string',
+      default: process.env.LMSKIT_JOURNAL_SIZE ?? String(DEFAULT_JOURNAL_SIZE),
+    },
   },
   HELP,
 );
@@ -53,6 +59,12 @@ const port = portOf(values.port, HELP);
 const rateLimit = Number(values['rate-limit']);
 if (!Number.isInteger(rateLimit) || rateLimit < 0)
   usageError(`--rate-limit takes a whole number ≥ 0, not ${values['rate-limit']}`, HELP);
+const journalSize = Number(values['journal-size']);
+if (!Number.isInteger(journalSize) || journalSize < 1 || journalSize > MAX_JOURNAL_SIZE)
+  usageError(
+    `--journal-size takes a whole number from 1 to ${MAX_JOURNAL_SIZE}, not ${values['journal-size']}`,
+    HELP,
+  );
 let trustProxy: string | false = false;
 try {
   trustProxy = trustProxySetting(values['trust-proxy']);
@@ -101,6 +113,7 @@ const { app } = createApp({
   version,
   limits: { requestsPerMinute: rateLimit },
   trustProxy,
+  journalSize,
 });
 const dispatcher = new WebhookDispatcher(platform);
 dispatcher.start();
@@ -120,6 +133,8 @@ const server: Server = app.listen(port, values.host, () => {
       (k) => `  MCP key (${k.scopes.join('+')}, ${k.userApiId}): X-MCP-Key ${k.key}`,
     ),
     `  admin token: Authorization: Bearer ${adminToken}`,
+    // The token rides in the fragment, which the browser never sends: one click opens the console signed in.
+    `  console: ${base}/console/#token=${encodeURIComponent(adminToken)}`,
     docsBuildable()
       ? `  docs: ${base}/docs/ (built from the contracts on the first visit, a few seconds)`
       : '  docs: not served by the installed package; a clone of the kit builds them (npm run docs)',

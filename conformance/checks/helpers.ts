@@ -68,7 +68,7 @@ export function contractCheck(
       const req = await request(ctx);
       if ('status' in req) return req;
       const api = ctx[apiName];
-      const e = await api.call(operationId, req);
+      const e = await api.callRaw(operationId, req);
       const verdict = judge(api, operationId, e, expect);
       return verdict.status === 'pass' && verify ? verify(ctx, e) : verdict;
     },

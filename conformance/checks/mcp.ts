@@ -7,7 +7,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { createToolAjv, loadTools } from '../../lib/tool-schemas.ts';
+import { absentToolNames, createToolAjv, loadTools } from '../../lib/tool-schemas.ts';
 import { type Context, fail, type KeyInfo, pass } from '../context.ts';
 import { Incomplete } from '../outcomes.ts';
 import type { Check, Verdict } from '../types.ts';
@@ -15,6 +15,8 @@ import { UNKNOWN_ID, v2CourseId } from './helpers.ts';
 
 const area = 'mcp.tools';
 const TOOLS = loadTools();
+/** Announced by the seed, absent from the platform (mcp-schema/index.json, `absent`). */
+const ABSENT = absentToolNames();
 const needs = { mcpUrl: true, mcpScope: 'read' as const };
 
 type Listed = Awaited<ReturnType<Client['listTools']>>['tools'];
@@ -129,13 +131,11 @@ export const mcpChecks: Check[] = [
     area,
     level: 'MUST',
     rules: ['000/tool-server.absent-tools'],
-    title: 'tools/list never offers extend_deadline or send_reminder',
+    title: `tools/list never offers ${ABSENT.join(' or ')}`,
     needs,
     run: (ctx) =>
       forEachListing(ctx, (_k, tools) =>
-        tools.some((t) => ['extend_deadline', 'send_reminder'].includes(t.name))
-          ? 'offers a phantom tool'
-          : null,
+        tools.some((t) => ABSENT.includes(t.name)) ? 'offers a phantom tool' : null,
       ),
   },
   {
@@ -314,11 +314,11 @@ export const mcpChecks: Check[] = [
     area: 'mcp.protocol',
     level: 'MUST',
     rules: ['mcp/unknown-tool'],
-    title: 'calling extend_deadline (which does not exist) is a JSON-RPC error',
+    title: `calling ${ABSENT[0]} (which does not exist) is a JSON-RPC error`,
     needs,
     run: async (ctx) => {
       const result = await withClient(ctx, reader(ctx), (c) =>
-        c.callTool({ name: 'extend_deadline', arguments: {} }).catch((e: Error) => e),
+        c.callTool({ name: ABSENT[0] as string, arguments: {} }).catch((e: Error) => e),
       );
       return result instanceof Error
         ? pass()

@@ -153,7 +153,7 @@ function probe(
     ...check,
     run: async (ctx) => {
       const api = ctx[apiName];
-      return verdictOf(api, await api.call(operationId, request(ctx)));
+      return verdictOf(api, await api.callRaw(operationId, request(ctx)));
     },
   };
 }

@@ -1,6 +1,6 @@
 // v2 capabilities, licence and scope (seed 000, "Capabilities response", "Authentication",
 // "Tenant restrictions"): what each key is offered, checked against its scopes and tier.
-import { loadTools } from '../../lib/tool-schemas.ts';
+import { absentToolNames, loadTools } from '../../lib/tool-schemas.ts';
 import { type Context, evidenceOf, fail, type KeyInfo, pass, toolsOf } from '../context.ts';
 import { Incomplete } from '../outcomes.ts';
 import type { Check, Verdict } from '../types.ts';
@@ -12,7 +12,7 @@ const TOOLS = loadTools();
 const READ_TOOLS = TOOLS.filter((t) => t['x-scope'] === 'read').map((t) => t.name);
 const WRITE_TOOLS = TOOLS.filter((t) => t['x-scope'] === 'write').map((t) => t.name);
 const AI_TOOLS = TOOLS.filter((t) => t['x-licence'].mcpAiAccess).map((t) => t.name);
-const ABSENT = ['extend_deadline', 'send_reminder'];
+const ABSENT = absentToolNames();
 const needs = { mcpScope: 'read' as const };
 
 const eachKey = (ctx: Context, check: (k: KeyInfo) => string | null): Verdict => {
@@ -87,7 +87,7 @@ export const v2AccessChecks: Check[] = [
     area: area('capabilities'),
     level: 'MUST',
     rules: ['000/capabilities.absent-tools'],
-    title: 'no key is offered extend_deadline or send_reminder, nor any tool outside the 25',
+    title: `no key is offered ${ABSENT.join(' or ')}, nor any tool outside the ${TOOLS.length}`,
     needs,
     run: async (ctx) =>
       eachKey(ctx, (k) => {
@@ -143,7 +143,7 @@ export const v2AccessChecks: Check[] = [
           const tools = toolsOf(operationId);
           const scope = op['x-scope'] as 'read' | 'write';
           if (!tools.length || !key.scopes[scope] || tools.some((t) => key.tools.includes(t))) continue;
-          const e = await ctx.v2.call(operationId, { ...request(ctx), headers: { 'x-mcp-key': key.key } });
+          const e = await ctx.v2.callRaw(operationId, { ...request(ctx), headers: { 'x-mcp-key': key.key } });
           if (e.status !== 403)
             return fail(
               `key …${key.key.slice(-4)} is not offered ${tools.join(', ')}, yet ${operationId} answered ${e.status}`,

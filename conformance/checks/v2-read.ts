@@ -47,7 +47,7 @@ const read = (
   });
 
 const call = async (ctx: Context, operationId: string, req: Request) => {
-  const e = await ctx.v2.call(operationId, { ...req, headers: keyHeaders(ctx, operationId) });
+  const e = await ctx.v2.callRaw(operationId, { ...req, headers: keyHeaders(ctx, operationId) });
   return { e, verdict: judge(ctx.v2, operationId, e, [200]) };
 };
 
@@ -89,7 +89,7 @@ function limitChecks(
       title: `asking ${operationId} for ${max + 1} entries never yields more than ${max}`,
       needs,
       run: async (ctx) => {
-        const e = await ctx.v2.call(operationId, {
+        const e = await ctx.v2.callRaw(operationId, {
           query: { ...query, limit: max + 1 },
           headers: keyHeaders(ctx, operationId),
         });

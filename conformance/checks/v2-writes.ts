@@ -119,7 +119,8 @@ async function pollJob(ctx: Context, jobId: string): Promise<{ status: string; e
 const upload = async (ctx: Context, data: Buffer, name: string, type: string) => {
   const form = new FormData();
   form.append('file', new Blob([new Uint8Array(data)], { type }), name);
-  return ctx.v2.call('uploadSourceMaterial', { headers: w(ctx, 'uploadSourceMaterial'), body: form });
+  // A multipart body: the typed calls know JSON bodies only.
+  return ctx.v2.callRaw('uploadSourceMaterial', { headers: w(ctx, 'uploadSourceMaterial'), body: form });
 };
 
 const offered = (ctx: Context, tool: string) => {

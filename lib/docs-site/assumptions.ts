@@ -187,6 +187,12 @@ export function toolAssumptions(tools: ToolDefinition[]): string {
         label: 'scope',
         description: `The seed does not state the scope of this tool; the kit requires \`${tool['x-scope']}\`.`,
       });
+    if (tool['x-assumed-ai-quota'])
+      choices.push({
+        label: 'AI quota',
+        description:
+          'The seed counts generation and refinement calls against the AI quota; this tool is neither, and the kit does not count it.',
+      });
     if (!choices.length) return [];
     return [
       `<section class="assumption"><h3 id="tool-${html(tool.name)}"><a href="tools.html#${html(tool.name)}">${html(tool.name)}</a></h3>

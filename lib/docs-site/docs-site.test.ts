@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { DEMO_SITE_API_KEY, demoMcpKey } from '../../mock/seed/demo.ts';
 import { loadBundle } from '../../test/helpers.ts';
 import { API_NAMES } from '../paths.ts';
+import { type Node, resolveRef } from '../spec-walk.ts';
 import { createToolAjv, loadTools } from '../tool-schemas.ts';
 import { apiAssumptions, collectAssumptions } from './assumptions.ts';
 import { markdownSources, pageNameOf, renderMarkdown, slugger } from './markdown.ts';
@@ -60,19 +61,11 @@ describe('code samples (docs/adr-0003: generated from the contract by httpsnippe
   it('fills path parameters with the contract’s examples', () => {
     const spec = loadBundle('v1');
     const [curl] = codeSamples(exampleRequest('v1', spec, '/users/{userId}', 'patch'));
-    expect(curl?.source).toContain('http://127.0.0.1:4010/openapi/v1/users/anna01');
+    expect(curl?.source).toContain('http://127.0.0.1:4010/openapi/v1/users/lena');
   });
 });
 
-function resolve(spec: Record<string, any>, node: Record<string, any>) {
-  let n = node;
-  while (n.$ref)
-    n = n.$ref
-      .slice(2)
-      .split('/')
-      .reduce((a: any, k: string) => a[k], spec);
-  return n;
-}
+const resolve = (spec: Node, node: Node) => resolveRef(spec, node) as Node;
 
 describe('descriptions for readers, provenance in x-seed', () => {
   it('no operation or webhook description opens with a seed citation; the citations live in x-seed', () => {

@@ -100,6 +100,11 @@ export function renderMarkdown(
         const title = token.title ? ` title="${html(token.title)}"` : '';
         return `<a href="${html(href)}"${title}>${inner}</a>`;
       },
+      // The site carries no pictures (docs/screenshots/ stays in the repository): an image is named
+      // by its description, rather than shown broken.
+      image(token: Tokens.Image) {
+        return `<span class="lmskit-image" title="${html(`${token.href}, in the repository`)}">[${html(token.text)}]</span>`;
+      },
     },
   });
   const body = marked.parse(markdown, { async: false });

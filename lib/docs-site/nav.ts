@@ -15,8 +15,8 @@ export interface NavGroup {
 }
 
 /**
- * The header, in order. A page the running mock serves outside the static site (its console at
- * `/console/`, once it exists) gets its entry in "Guides" here, with the absolute href `/console/`.
+ * The header, in order. The mock's console at `/console/` is served outside the static site, so the
+ * header leads to its guide (`console.html`), which a page opened from disk has too.
  */
 export const NAV: NavGroup[] = [
   {
@@ -33,6 +33,11 @@ export const NAV: NavGroup[] = [
     links: [
       { href: 'mock.html', label: 'Mock', title: 'Running and driving the mock' },
       { href: 'mcp.html', label: 'MCP tool server', title: 'The MCP tool server over stdio or HTTP' },
+      {
+        href: 'console.html',
+        label: 'Console',
+        title: "The mock's console at /console/: requests, tenant, data, time, webhooks, faults",
+      },
       {
         href: 'conformance.html',
         label: 'Conformance',

@@ -6,12 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ApiName } from '../paths.ts';
 import { redocly } from '../redocly.ts';
+import { HTTP_METHODS, type Node, operations } from '../spec-walk.ts';
 import { bodyAssets, headAssets, siteHeader } from './nav.ts';
 import { type SeedCitation, type SeedSection, sourceLine } from './provenance.ts';
-import { codeSamples, type ExampleRequest, exampleRequest, HTTP_METHODS } from './samples.ts';
-
-// biome-ignore lint/suspicious/noExplicitAny: OpenAPI documents are walked generically.
-type Node = Record<string, any>;
+import { codeSamples, type ExampleRequest, exampleRequest } from './samples.ts';
 
 export interface Operation {
   api: ApiName;
@@ -22,9 +20,7 @@ export interface Operation {
 
 /** Every operation under `paths` of a bundled spec, in document order. */
 export function operationsOf(api: ApiName, spec: Node): Operation[] {
-  return Object.entries(spec.paths as Record<string, Node>).flatMap(([path, item]) =>
-    HTTP_METHODS.filter((m) => item[m]).map((method) => ({ api, method, path, operation: item[method] })),
-  );
+  return operations(spec).map(({ method, path, operation }) => ({ api, method, path, operation }));
 }
 
 /** Redoc's route of an operation: `#/<tag, lower case, hyphens>/<operationId, lower case>`. */

@@ -3,13 +3,8 @@
 // and Python requests. The same request pre-fills the reference's "Try it" form.
 import { type HarRequest, HTTPSnippet } from '@readme/httpsnippet';
 import { DEMO_SITE_API_KEY, demoMcpKey } from '../../mock/seed/demo.ts';
-import { resolveRef } from '../openapi-schemas.ts';
 import type { ApiName } from '../paths.ts';
-
-// biome-ignore lint/suspicious/noExplicitAny: OpenAPI documents are walked generically.
-type Node = Record<string, any>;
-
-export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
+import { type Node, resolveRef } from '../spec-walk.ts';
 
 export interface ExampleParam {
   name: string;

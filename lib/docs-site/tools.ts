@@ -2,7 +2,7 @@
 // parameters, an example call and its result, and the backend operations it makes.
 import { marked } from 'marked';
 import { escapeHtml as html } from '../html.ts';
-import { resolveRef } from '../openapi-schemas.ts';
+import { resolveRef } from '../spec-walk.ts';
 import type { BackendCall, ToolDefinition, ToolIndex } from '../tool-schemas.ts';
 import { operationHref } from './reference.ts';
 import { firstExample, schemaExample } from './samples.ts';

@@ -18,6 +18,14 @@ export interface AssignOptions {
 export const isExpired = (a: Assignment, now: number) =>
   a.finishedAt === null && a.deadlineAt !== null && now > a.deadlineAt;
 
+/**
+ * When the assignment starts: v1's `assignAt` (v2's `startAt`), else the moment it was made. The
+ * assignment is inactive until then: v1 shows this time as `assignedAt`, and the learner cannot
+ * start, progress or finish before it (seed 001, POST /courses/{courseId}/assignments: `assignAt`,
+ * "when the assignment starts"; the contract marks the reading `x-assumed`).
+ */
+export const activeFrom = (a: Assignment) => a.startAt ?? a.assignedAt;
+
 export function statusOf(a: Assignment, now: number): AssignmentStatus {
   if (a.finishedAt !== null) return 'finished';
   if (isExpired(a, now)) return 'overdue';
@@ -76,6 +84,16 @@ function assignmentOf(t: TenantState, userId: number, courseId: number): Assignm
   return a;
 }
 
+/** Before its start an assignment cannot be played: 409 `ASSIGNMENT_NOT_STARTED`, nothing changes. */
+const refuseInactive = (a: Assignment, at: number) => {
+  if (at < activeFrom(a)) {
+    throw conflict(
+      'ASSIGNMENT_NOT_STARTED',
+      `the assignment starts at ${activeFrom(a)} (assignAt); it cannot be played before then`,
+    );
+  }
+};
+
 const refuseFinished = (a: Assignment) => {
   if (a.finishedAt !== null) {
     throw conflict('ALREADY_FINISHED', 'the assignment is finished already');
@@ -85,6 +103,7 @@ const refuseFinished = (a: Assignment) => {
 export function startCourse(t: TenantState, userId: number, courseId: number, at: number): Assignment {
   const a = assignmentOf(t, userId, courseId);
   refuseFinished(a);
+  refuseInactive(a, at);
   t.markStarted(a, at);
   return a;
 }
@@ -98,6 +117,7 @@ export function setProgress(
 ): Assignment {
   const a = assignmentOf(t, userId, courseId);
   refuseFinished(a);
+  refuseInactive(a, at);
   t.markStarted(a, at);
   a.progressValue = Math.min(99, progress);
   return a;
@@ -114,6 +134,7 @@ export function finishCourse(
 ): Assignment {
   const a = assignmentOf(t, userId, courseId);
   refuseFinished(a);
+  refuseInactive(a, at);
   const user = t.users.get(userId);
   const course = t.courses.get(courseId);
   if (!user || !course) throw notFound('assignment');

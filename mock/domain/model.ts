@@ -149,10 +149,13 @@ export interface AuditEntry {
   details: Record<string, unknown>;
 }
 
+/** The four events the platform sends (seed 001, Events), by their dot-notation names. */
+export type EventType = 'user.created' | 'group.user.created' | 'course.finished' | 'course.published';
+
 /** A webhook event as recorded (seed 001, "Events"); `type` is the dot-notation name. */
 export interface PlatformEvent {
   id: number;
-  type: string;
+  type: EventType;
   occuredAt: number;
   body: Record<string, unknown>;
 }
@@ -173,7 +176,7 @@ export interface WebhookReceiver {
   id: string;
   url: string;
   secret: string;
-  events: string[] | null;
+  events: EventType[] | null;
   createdAt: number;
 }
 
@@ -181,7 +184,7 @@ export interface WebhookDelivery {
   id: string;
   receiverId: string;
   eventId: number;
-  eventType: string;
+  eventType: EventType;
   /** `dropped`: pushed out of a full queue (domain/webhooks.ts), never attempted again. */
   state: 'pending' | 'delivered' | 'failed' | 'dropped';
   attempts: { at: string; status: number | null; error: string | null }[];
@@ -239,29 +242,69 @@ export interface GenerationJob {
   error: { message: string } | null;
 }
 
-export interface TenantData {
+/**
+ * A tenant's collections of records, declared once: the snapshot's arrays (`TenantData`), the live
+ * state's maps and lists (`TenantState`) and an empty tenant are all derived from this.
+ */
+export interface TenantRecords {
+  users: User;
+  groups: Group;
+  attributes: AttributeDefinition;
+  courses: Course;
+  chains: CourseChain;
+  assignments: Assignment;
+  certificates: Certificate;
+  audit: AuditEntry;
+  events: PlatformEvent;
+  mcpKeys: McpKey;
+  receivers: WebhookReceiver;
+  deliveries: WebhookDelivery;
+  uploads: UploadSession;
+  jobs: GenerationJob;
+}
+
+/**
+ * How the live state keeps each collection: `byId` in a map by the record's id, `log` as an
+ * append-only list in the order of writing. Listed in the order a tenant is loaded: users and
+ * courses before the assignments that count against them.
+ */
+export const COLLECTIONS = {
+  users: 'byId',
+  groups: 'byId',
+  attributes: 'byId',
+  courses: 'byId',
+  chains: 'byId',
+  assignments: 'byId',
+  certificates: 'log',
+  audit: 'log',
+  events: 'log',
+  mcpKeys: 'byId',
+  receivers: 'byId',
+  deliveries: 'byId',
+  uploads: 'byId',
+  jobs: 'byId',
+} as const satisfies Record<keyof TenantRecords, 'byId' | 'log'>;
+
+export type CollectionName = keyof TenantRecords;
+export const COLLECTION_NAMES = Object.keys(COLLECTIONS) as CollectionName[];
+
+/** Every collection as the plain arrays of a snapshot. */
+export type TenantCollections = { [K in CollectionName]: TenantRecords[K][] };
+
+/** A tenant with no records at all. */
+export const noRecords = (): TenantCollections =>
+  Object.fromEntries(COLLECTION_NAMES.map((name) => [name, []])) as unknown as TenantCollections;
+
+/** A tenant as a snapshot holds it: its settings and its collections as arrays. */
+export interface TenantData extends TenantCollections {
   id: string;
   name: string;
   siteApiKey: string;
   mcpLicensed: boolean;
   mcpAccess: McpAccess;
   mcpAiAccess: boolean;
-  users: User[];
-  groups: Group[];
-  attributes: AttributeDefinition[];
-  courses: Course[];
-  chains: CourseChain[];
-  assignments: Assignment[];
-  certificates: Certificate[];
-  audit: AuditEntry[];
-  events: PlatformEvent[];
-  mcpKeys: McpKey[];
-  receivers: WebhookReceiver[];
-  deliveries: WebhookDelivery[];
   aiUsage: AiUsage;
   ai: AiSettings;
-  uploads: UploadSession[];
-  jobs: GenerationJob[];
   /** Last id handed out, per kind of record. */
   seq: Record<string, number>;
 }

@@ -89,7 +89,7 @@ const story = (p: Platform): AnyCommand[] => [
     'updateUser',
     { tenantId: 'demo', apiId: 'liam', input: { email: 'liam@new.example', attributes: { remote: false } } },
   ],
-  ['blockUser', { tenantId: 'demo', apiId: 'lars' }],
+  ['banUser', { tenantId: 'demo', apiId: 'lars' }],
   ['publishCourse', { tenantId: 'demo', courseId: 46 }],
   ['updateTenant', { tenantId: 'demo', mcpAccess: 'read' }],
   [
@@ -133,7 +133,7 @@ const refused: [string, (p: Platform) => AnyCommand][] = [
       },
     ],
   ],
-  ['banning an expert', () => ['blockUser', { tenantId: 'demo', apiId: 'otto' }]],
+  ['banning an expert', () => ['banUser', { tenantId: 'demo', apiId: 'otto' }]],
   [
     'a group cycle',
     () => ['updateGroup', { tenantId: 'demo', groupId: 1, input: { name: 'Company', parentId: 4 } }],
@@ -248,7 +248,7 @@ describe('Platform.onEvents', () => {
     const p = demoPlatform();
     let calls = 0;
     p.onEvents(() => calls++);
-    expect(() => p.run('blockUser', { tenantId: 'demo', apiId: 'otto' })).toThrow(DomainError);
+    expect(() => p.run('banUser', { tenantId: 'demo', apiId: 'otto' })).toThrow(DomainError);
     p.run('createGroup', { tenantId: 'demo', input: { name: 'Quiet' } });
     expect(calls).toBe(0);
   });
@@ -315,6 +315,15 @@ describe('Platform.replay', () => {
     target.setJournal(memoryJournal(again));
     for (const entry of journal) target.replay(entry);
     expect(again).toEqual([]);
+  });
+
+  it('replays a ban journalled under its former command name, blockUser (docs/mock.md, Durable state: a state file is replayed as written)', () => {
+    const p = demoPlatform();
+    const lars = () => p.tenant('demo').userByApiId('lars');
+    expect(lars()?.isBanned).toBe(false);
+    const entry = { t: 'blockUser', a: { tenantId: 'demo', apiId: 'lars' }, at: p.now() };
+    p.replay(entry as unknown as JournalEntry);
+    expect(lars()?.isBanned).toBe(true);
   });
 });
 

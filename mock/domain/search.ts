@@ -2,6 +2,7 @@
 // of a user's name or e-mail, or of a course's name; at most `limit` results, with the total.
 import type { Course, User } from './model.ts';
 import type { TenantState } from './tenant-state.ts';
+import { UserSearchIndex, userText } from './user-search-index.ts';
 
 function firstMatches<T>(
   items: Iterable<T>,
@@ -20,7 +21,8 @@ function firstMatches<T>(
 
 export function searchUsers(t: TenantState, query: string, limit: number): { found: User[]; total: number } {
   const needle = query.toLowerCase();
-  return firstMatches(t.users.values(), (u) => t.searchText(u).includes(needle), limit);
+  if (UserSearchIndex.matches(needle)) return t.userSearch.search(needle, limit);
+  return firstMatches(t.users.values(), (u) => userText(u).includes(needle), limit);
 }
 
 export function searchCourses(

@@ -2,26 +2,24 @@
 // reads independent of the tenant's size (statistics come from aggregates kept
 // up to date on each write, not from a scan). Every change to users, assignments and courses goes
 // through the methods here, so the indexes cannot drift from the records.
-import type {
-  AiSettings,
-  AiUsage,
-  Assignment,
-  AttributeDefinition,
-  AuditEntry,
-  Certificate,
-  Course,
-  CourseChain,
-  GenerationJob,
-  Group,
-  McpAccess,
-  McpKey,
-  PlatformEvent,
-  TenantData,
-  UploadSession,
-  User,
-  WebhookDelivery,
-  WebhookReceiver,
+import {
+  type AiSettings,
+  type AiUsage,
+  type Assignment,
+  COLLECTION_NAMES,
+  COLLECTIONS,
+  type CollectionName,
+  type Course,
+  type McpAccess,
+  type McpKey,
+  noRecords,
+  type PlatformEvent,
+  type TenantCollections,
+  type TenantData,
+  type TenantRecords,
+  type User,
 } from './model.ts';
+import { UserSearchIndex } from './user-search-index.ts';
 
 export interface UserStats {
   assigned: number;
@@ -48,9 +46,27 @@ function indexUnder<V>(index: Map<number, Map<number, V>>, key: number): Map<num
   return inner;
 }
 
-const byId = <T extends { id: number | string }>(items: T[]) =>
-  new Map(items.map((i) => [i.id, i] as [T['id'], T]));
+/** Each collection of model.ts as the live state keeps it: a map by id, or a list for a log. */
+type Kept = {
+  readonly [K in CollectionName]: (typeof COLLECTIONS)[K] extends 'log'
+    ? TenantRecords[K][]
+    : Map<TenantRecords[K]['id'], TenantRecords[K]>;
+};
 
+/** Collections with indexes or aggregates of their own are loaded through their `add` method. */
+const LOADERS: { [K in CollectionName]?: (state: TenantState, record: TenantRecords[K]) => void } = {
+  users: (state, user) => state.addUser(user),
+  courses: (state, course) => state.addCourse(course),
+  assignments: (state, assignment) => state.addAssignment(assignment),
+  events: (state, event) => state.addEvent(event),
+  mcpKeys: (state, key) => state.addMcpKey(key),
+};
+
+// The collections' fields come from `Kept`, derived from model.ts, so they are declared only there;
+// the constructor creates every one of them.
+export interface TenantState extends Kept {}
+
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the merged interface only declares the collections, which the constructor assigns.
 export class TenantState {
   id: string;
   name: string;
@@ -59,34 +75,19 @@ export class TenantState {
   mcpAccess: McpAccess;
   mcpAiAccess: boolean;
   seq: Record<string, number>;
-
-  readonly users: Map<number, User>;
-  readonly groups: Map<number, Group>;
-  readonly attributes: Map<number, AttributeDefinition>;
-  readonly courses: Map<number, Course>;
-  readonly chains: Map<number, CourseChain>;
-  readonly assignments: Map<number, Assignment>;
-  readonly certificates: Certificate[];
-  readonly audit: AuditEntry[];
-  readonly events: PlatformEvent[];
-  readonly mcpKeys: Map<string, McpKey>;
-  readonly receivers: Map<string, WebhookReceiver>;
-  readonly deliveries: Map<string, WebhookDelivery>;
   aiUsage: AiUsage;
   ai: AiSettings;
-  readonly uploads: Map<string, UploadSession>;
-  readonly jobs: Map<string, GenerationJob>;
 
   // Indexes.
   private readonly usersByApiId = new Map<string, User>();
   private readonly usersByEmail = new Map<string, User>();
   private readonly assignmentsByUser = new Map<number, Map<number, Assignment>>();
   private readonly assignmentsByCourse = new Map<number, Map<number, Assignment>>();
-  /** Each key's SHA-256 as bytes, for the constant-time comparison of authentication. */
-  readonly keyDigests = new Map<string, { key: McpKey; digest: Buffer }>();
+  /** MCP keys by the hex of their SHA-256, for authentication by lookup (domain/mcp-keys.ts). */
+  readonly keysByDigest = new Map<string, { key: McpKey; digest: Buffer }>();
   private readonly lastEventByType = new Map<string, PlatformEvent>();
-  /** Lower-cased "name\nemail" of each user, so a search does not lower-case every user again. */
-  private readonly userSearchText = new Map<number, string>();
+  /** The users' lower-cased "name\nemail", chunked for substring search (user-search-index.ts). */
+  readonly userSearch = new UserSearchIndex(() => this.users.values());
 
   // Aggregates.
   readonly userStats = new Map<number, UserStats>();
@@ -108,27 +109,20 @@ export class TenantState {
     this.mcpAccess = data.mcpAccess;
     this.mcpAiAccess = data.mcpAiAccess;
     this.seq = { ...data.seq };
-    this.users = new Map();
-    this.groups = byId(data.groups);
-    this.attributes = byId(data.attributes);
-    this.courses = new Map();
-    this.chains = byId(data.chains);
-    this.assignments = new Map();
-    this.certificates = [...data.certificates];
-    this.audit = [...data.audit];
-    this.events = [];
-    this.mcpKeys = new Map();
-    this.receivers = byId(data.receivers);
-    this.deliveries = byId(data.deliveries);
     this.aiUsage = data.aiUsage ?? { day: 0, perKey: {}, tenant: 0 };
     this.ai = { ...DEFAULT_AI_SETTINGS, ...data.ai };
-    this.uploads = byId(data.uploads ?? []);
-    this.jobs = byId(data.jobs ?? []);
-    for (const user of data.users) this.addUser(user);
-    for (const course of data.courses) this.addCourse(course);
-    for (const assignment of data.assignments) this.addAssignment(assignment);
-    for (const event of data.events) this.addEvent(event);
-    for (const key of data.mcpKeys) this.addMcpKey(key);
+    const kept = this as unknown as Record<CollectionName, unknown>;
+    for (const name of COLLECTION_NAMES) kept[name] = COLLECTIONS[name] === 'log' ? [] : new Map();
+    // A state file written before a collection existed has no array for it.
+    for (const name of COLLECTION_NAMES) for (const record of data[name] ?? []) this.load(name, record);
+  }
+
+  /** Adds one record of a snapshot to its collection, through its loader when it has indexes. */
+  private load<K extends CollectionName>(name: K, record: TenantRecords[K]): void {
+    const loader = LOADERS[name];
+    if (loader) loader(this, record);
+    else if (COLLECTIONS[name] === 'log') (this[name] as TenantRecords[K][]).push(record);
+    else (this[name] as Map<unknown, TenantRecords[K]>).set(record.id, record);
   }
 
   static empty(id: string, name: string, siteApiKey: string): TenantState {
@@ -139,22 +133,9 @@ export class TenantState {
       mcpLicensed: true,
       mcpAccess: 'full',
       mcpAiAccess: true,
-      users: [],
-      groups: [],
-      attributes: [],
-      courses: [],
-      chains: [],
-      assignments: [],
-      certificates: [],
-      audit: [],
-      events: [],
-      mcpKeys: [],
-      receivers: [],
-      deliveries: [],
+      ...noRecords(),
       aiUsage: { day: 0, perKey: {}, tenant: 0 },
       ai: DEFAULT_AI_SETTINGS,
-      uploads: [],
-      jobs: [],
       seq: {},
     });
   }
@@ -167,24 +148,21 @@ export class TenantState {
       mcpLicensed: this.mcpLicensed,
       mcpAccess: this.mcpAccess,
       mcpAiAccess: this.mcpAiAccess,
-      users: [...this.users.values()],
-      groups: [...this.groups.values()],
-      attributes: [...this.attributes.values()],
-      courses: [...this.courses.values()],
-      chains: [...this.chains.values()],
-      assignments: [...this.assignments.values()],
-      certificates: this.certificates,
-      audit: this.audit,
-      events: this.events,
-      mcpKeys: [...this.mcpKeys.values()],
-      receivers: [...this.receivers.values()],
-      deliveries: [...this.deliveries.values()],
+      ...this.collections(),
       aiUsage: this.aiUsage,
       ai: this.ai,
-      uploads: [...this.uploads.values()],
-      jobs: [...this.jobs.values()],
       seq: this.seq,
     };
+  }
+
+  /** Every collection as the plain arrays of a snapshot. */
+  private collections(): TenantCollections {
+    return Object.fromEntries(
+      COLLECTION_NAMES.map((name) => {
+        const kept = this[name];
+        return [name, Array.isArray(kept) ? kept : [...kept.values()]];
+      }),
+    ) as unknown as TenantCollections;
   }
 
   nextId(kind: string): number {
@@ -198,7 +176,7 @@ export class TenantState {
     this.users.set(user.id, user);
     this.usersByApiId.set(user.apiId, user);
     this.usersByEmail.set(user.email.toLowerCase(), user);
-    this.userSearchText.delete(user.id);
+    this.userSearch.added(user);
     const stats = { assigned: 0, started: 0, finished: 0, resultSum: 0 };
     this.userStats.set(user.id, stats);
     this.usersWithoutActivity.add(user.id);
@@ -217,21 +195,12 @@ export class TenantState {
     this.usersByEmail.delete(user.email.toLowerCase());
     user.email = email;
     this.usersByEmail.set(email.toLowerCase(), user);
-    this.userSearchText.delete(user.id);
+    this.userSearch.changed();
   }
 
   setUserName(user: User, name: string): void {
     user.name = name;
-    this.userSearchText.delete(user.id);
-  }
-
-  searchText(user: User): string {
-    let text = this.userSearchText.get(user.id);
-    if (text === undefined) {
-      text = `${user.name}\n${user.email}`.toLowerCase();
-      this.userSearchText.set(user.id, text);
-    }
-    return text;
+    this.userSearch.changed();
   }
 
   // Courses.
@@ -317,7 +286,8 @@ export class TenantState {
 
   addMcpKey(key: McpKey): void {
     this.mcpKeys.set(key.id, key);
-    this.keyDigests.set(key.id, { key, digest: Buffer.from(key.hash, 'hex') });
+    const digest = Buffer.from(key.hash, 'hex');
+    this.keysByDigest.set(digest.toString('hex'), { key, digest });
   }
 
   // Events.

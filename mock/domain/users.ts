@@ -10,6 +10,7 @@ import { addMember } from './groups.ts';
 import type { AttributeInputValue, User } from './model.ts';
 import { isRole } from './roles.ts';
 import type { TenantState } from './tenant-state.ts';
+import { timeZoneProblem } from './timezones.ts';
 
 export interface CreateUserInput {
   id?: string;
@@ -68,6 +69,12 @@ export function userById(t: TenantState, id: number): User {
   return user;
 }
 
+/** Seed 001, User: `timezone` is a TZ name (mock/domain/timezones.ts). */
+function checkTimeZone(timezone: string | undefined, errors: FieldErrors): void {
+  const problem = timezone === undefined ? null : timeZoneProblem(timezone);
+  if (problem) errors.add('timezone', problem);
+}
+
 function checkEmail(t: TenantState, email: string, self: User | null, errors: FieldErrors): void {
   const holder = t.userByEmail(email);
   if (holder && holder !== self) errors.add('email', 'e-mail is already taken');
@@ -80,6 +87,7 @@ export function createUser(t: TenantState, actor: Actor, input: CreateUserInput,
     errors.add('password', 'password must be at least 8 characters');
   }
   if (!isRole(input.roleAlias)) errors.add('roleAlias', `unknown role ${input.roleAlias}`);
+  checkTimeZone(input.timezone, errors);
   if (input.id !== undefined && t.userByApiId(input.id)) errors.add('id', 'id is already taken');
   input.courses?.forEach((id, i) => {
     if (!t.courses.has(id)) errors.add(`courses[${i}]`, `course ${id} not found`);
@@ -135,6 +143,7 @@ export function updateUser(
     errors.add('password', 'password must be at least 8 characters');
   if (input.roleAlias !== undefined && !isRole(input.roleAlias))
     errors.add('roleAlias', `unknown role ${input.roleAlias}`);
+  checkTimeZone(input.timezone, errors);
   if (input.attributes) checkValues(t, 'user', input.attributes, errors);
   errors.throwIfAny();
 

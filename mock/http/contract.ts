@@ -5,6 +5,7 @@
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { resolveRef, SpecSchemas } from '../../lib/openapi-schemas.ts';
+import { AnswerCache } from './answer-cache.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: bundled OpenAPI documents are walked generically.
 type Node = Record<string, any>;
@@ -53,21 +54,6 @@ export interface ContractRouterOptions {
    * with it, successful GET answers are served again while that stays the same. Runs after `before`.
    */
   cacheKey?: (req: Request, res: Response) => string;
-}
-
-/** The last answers of GET operations, by URL and cache key; bounded, oldest out first. */
-class AnswerCache {
-  private readonly answers = new Map<string, { type: string; body: string }>();
-  constructor(private readonly size = 1000) {}
-
-  get(key: string) {
-    return this.answers.get(key);
-  }
-
-  set(key: string, answer: { type: string; body: string }) {
-    this.answers.set(key, answer);
-    if (this.answers.size > this.size) this.answers.delete(this.answers.keys().next().value as string);
-  }
 }
 
 const deref = resolveRef;
@@ -135,6 +121,8 @@ export function contractRouter(options: ContractRouterOptions): Router {
       const expressPath = path.replace(/\{([^}]+)\}/g, ':$1');
       router[method](expressPath, async (req: Request, res: Response, next: NextFunction) => {
         try {
+          // For the request journal (journal.ts): which operation this was, and why it was refused.
+          res.locals.operationId = operation.operationId;
           if (options.before) {
             const allowed = options.before(req, res, operation);
             if (!(allowed instanceof Promise ? await allowed : allowed)) return;
@@ -169,7 +157,10 @@ export function contractRouter(options: ContractRouterOptions): Router {
           } else if (bodyValidator && !bodyValidator(req.body)) {
             problems.push({ in: 'body', errors: [...(bodyValidator.errors ?? [])] });
           }
-          if (problems.length) return options.invalid(res, problems, operation);
+          if (problems.length) {
+            res.locals.inputProblems = problems;
+            return options.invalid(res, problems, operation);
+          }
           const key =
             method === 'get' && options.cacheKey ? `${options.cacheKey(req, res)}|${req.originalUrl}` : null;
           const hit = key ? cache.get(key) : undefined;

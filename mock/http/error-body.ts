@@ -13,7 +13,8 @@ export type OwnCode =
   | 'CONTRACT_VIOLATION'
   | 'BAD_REQUEST'
   | 'HEADERS_TOO_LARGE'
-  | 'REQUEST_TIMEOUT';
+  | 'REQUEST_TIMEOUT'
+  | 'METHOD_NOT_ALLOWED';
 
 export interface ApiError {
   status: number;
@@ -44,6 +45,11 @@ export const describeProblems = (problems: InputProblem[]) =>
         const where = p.in === 'body' ? `body${e.instancePath.replaceAll('/', '.')}` : `${p.in}.${p.name}`;
         const missing =
           e.keyword === 'required' && p.in === 'body' ? `.${String(e.params.missingProperty)}` : '';
+        // Name the field that is not allowed: a typo must be found from the answer alone.
+        if (e.keyword === 'additionalProperties')
+          return `${where}.${String(e.params.additionalProperty)}: unknown field, not allowed here`;
+        if (e.keyword === 'enum')
+          return `${where}: must be one of ${(e.params.allowedValues as unknown[]).join(', ')}`;
         return `${where}${missing}: ${e.message}`;
       }),
     )

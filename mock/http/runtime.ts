@@ -1,19 +1,8 @@
-// What the mock keeps about its own traffic, outside the platform state: the request journal and the
-// injected faults (admin API, "Journal" and "Faults"). Neither is durable: they describe this run.
-
+// The injected faults (admin API, "Faults"), outside the platform state: they describe this run only.
+// The request journal is journal.ts.
 import type { NextFunction, Request, Response } from 'express';
 import type { components } from '../../generated/admin.ts';
 
-export interface JournalRecord {
-  at: string;
-  method: string;
-  path: string;
-  status: number;
-  latencyMs: number;
-  api: 'v1' | 'v2' | 'admin' | 'other';
-}
-
-export const JOURNAL_SIZE = 1000;
 /** Faults in force at a time (admin API, "Faults"): each may hold a body of up to 1 MB. */
 export const MAX_FAULTS = 100;
 
@@ -28,7 +17,7 @@ export interface Fault {
 }
 
 /** Which API a request path belongs to. */
-export const apiOf = (path: string): JournalRecord['api'] =>
+export const apiOf = (path: string): 'v1' | 'v2' | 'admin' | 'other' =>
   path.startsWith('/openapi/v1')
     ? 'v1'
     : path.startsWith('/api/v2')
@@ -38,44 +27,8 @@ export const apiOf = (path: string): JournalRecord['api'] =>
         : 'other';
 
 export class Runtime {
-  /** A ring of the last JOURNAL_SIZE requests; the time is kept as a number and formatted when read. */
-  private readonly journal: (Omit<JournalRecord, 'at'> & { atMs: number })[] = [];
-  private journalNext = 0;
   readonly faults: Fault[] = [];
   private faultSeq = 0;
-
-  /** Records every request's outcome once its answer is sent. */
-  recordRequests = (req: Request, res: Response, next: NextFunction) => {
-    const started = performance.now();
-    // Read now: routers mounted below rewrite `req.url` while they handle the request.
-    const { method, path } = req;
-    res.on('finish', () => {
-      const latencyMs = performance.now() - started;
-      this.journal[this.journalNext] = {
-        atMs: Date.now(),
-        method,
-        path,
-        status: res.statusCode,
-        latencyMs,
-        api: apiOf(path),
-      };
-      this.journalNext = (this.journalNext + 1) % JOURNAL_SIZE;
-    });
-    next();
-  };
-
-  /** Newest first. */
-  recentRequests(limit: number): JournalRecord[] {
-    const inOrder = [...this.journal.slice(this.journalNext), ...this.journal.slice(0, this.journalNext)];
-    return inOrder
-      .slice(-limit)
-      .reverse()
-      .map(({ atMs, latencyMs, ...r }) => ({
-        at: new Date(atMs).toISOString(),
-        ...r,
-        latencyMs: Math.round(latencyMs * 1000) / 1000,
-      }));
-  }
 
   addFault(input: Omit<Fault, 'id' | 'remaining'> & { count: number }): Fault {
     const { count, ...rest } = input;

@@ -2,7 +2,14 @@
 // made directly (not through the domain's commands) so that half a million assignments build in
 // seconds; every value follows from its index, so the same sizes always give the same platform.
 import { DAY } from '../domain/clock.ts';
-import type { Assignment, Course, Group, TenantData, User } from '../domain/model.ts';
+import {
+  type Assignment,
+  type Course,
+  type Group,
+  noRecords,
+  type TenantData,
+  type User,
+} from '../domain/model.ts';
 import type { Role } from '../domain/roles.ts';
 import { DEFAULT_AI_SETTINGS } from '../domain/tenant-state.ts';
 import { hashPassword } from '../domain/users.ts';
@@ -181,22 +188,14 @@ export function scaleTenant(o: ScaleOptions): TenantData {
     mcpLicensed: true,
     mcpAccess: 'full',
     mcpAiAccess: true,
+    ...noRecords(),
     users,
     groups,
-    attributes: [],
     courses,
-    chains: [],
     assignments,
-    certificates: [],
-    audit: [],
-    events: [],
     mcpKeys: demoKeyRecords(() => 1),
-    receivers: [],
-    deliveries: [],
     aiUsage: { day: 0, perKey: {}, tenant: 0 },
     ai: DEFAULT_AI_SETTINGS,
-    uploads: [],
-    jobs: [],
     seq: {
       user: o.users,
       group: groups.length,

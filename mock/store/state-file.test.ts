@@ -83,7 +83,7 @@ const WRITES: AnyCommand[] = [
     'assignCourse',
     { tenantId: 'demo', courseId: 11, users: ['lena', 'liam'], groups: [], deadlineAt: 1_800_000_000 },
   ],
-  ['blockUser', { tenantId: 'demo', apiId: 'lars' }],
+  ['banUser', { tenantId: 'demo', apiId: 'lars' }],
   ['advanceClock', { seconds: 60 }],
   ['publishCourse', { tenantId: 'demo', courseId: 47 }],
   ['updateUser', { tenantId: 'demo', apiId: 'liam', input: { email: 'liam@new.example' } }],
@@ -158,7 +158,7 @@ describe('StateFile: acknowledged writes survive a restart', () => {
     const first = start();
     run(first.platform, WRITES[0] as AnyCommand);
     const before = readFileSync(path, 'utf8');
-    expect(() => first.platform.run('blockUser', { tenantId: 'demo', apiId: 'otto' })).toThrow(DomainError);
+    expect(() => first.platform.run('banUser', { tenantId: 'demo', apiId: 'otto' })).toThrow(DomainError);
     expect(readFileSync(path, 'utf8')).toBe(before);
   });
 });

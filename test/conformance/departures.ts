@@ -3,7 +3,7 @@
 // and legitimate variations: choices the seeds leave open, made otherwise than the kit made them,
 // which must not fail a MUST. Each is a set of rewrites for the proxy in front of the real mock.
 import { UNKNOWN_ID } from '../../conformance/checks/helpers.ts';
-import { loadTools } from '../../lib/tool-schemas.ts';
+import { absentToolNames, loadTools } from '../../lib/tool-schemas.ts';
 import { DEMO_SITE_API_KEY, READ_KEY, WRITE_KEY } from '../mock/harness.ts';
 import type { Answer, ProxiedRequest, Rewrite } from './proxy.ts';
 
@@ -33,6 +33,8 @@ export interface Variation {
 const AI_TOOLS = loadTools()
   .filter((t) => t['x-licence'].mcpAiAccess)
   .map((t) => t.name);
+/** A tool the seed announces but that does not exist (mcp-schema/index.json, `absent`). */
+const ABSENT = absentToolNames()[0] as string;
 const V1 = '/openapi/v1';
 const V2 = '/api/v2';
 
@@ -797,10 +799,10 @@ export const DEPARTURES: Departure[] = [
     ],
   },
   {
-    name: 'extend_deadline offered',
+    name: `${ABSENT} offered`,
     seed: '000 What the service does 5: "Two further tools (extend_deadline, send_reminder) ... do not exist"',
     catches: 'v2.capabilities.no-phantom-tools',
-    rewrites: () => [onAnswer('GET', `${V2}/mcp/capabilities`, (b) => void b.tools.push('extend_deadline'))],
+    rewrites: () => [onAnswer('GET', `${V2}/mcp/capabilities`, (b) => void b.tools.push(ABSENT))],
   },
   {
     name: 'a read-only key offered ban_user',
@@ -865,12 +867,10 @@ export const DEPARTURES: Departure[] = [
     ],
   },
   {
-    name: 'tools/list offers extend_deadline',
+    name: `tools/list offers ${ABSENT}`,
     seed: '000 What the service does 5: "extend_deadline ... does not exist"',
     catches: 'mcp.tools.no-phantoms',
-    rewrites: () => [
-      onRpc('tools/list', (r) => void r.tools.push({ ...r.tools[0], name: 'extend_deadline' })),
-    ],
+    rewrites: () => [onRpc('tools/list', (r) => void r.tools.push({ ...r.tools[0], name: ABSENT }))],
   },
   {
     name: 'structuredContent departs from the output schema',
@@ -886,7 +886,7 @@ export const DEPARTURES: Departure[] = [
       fake(
         'POST',
         '/mcp',
-        (req) => (req.json as Json)?.params?.name === 'extend_deadline',
+        (req) => (req.json as Json)?.params?.name === ABSENT,
         (req) => ({
           status: 200,
           body: {

@@ -73,7 +73,8 @@ const ADMIN = [
   'POST /clock/advance',
 ];
 
-// Seed 000, "What the service does" item 5 and the tool tables.
+// Seed 000, "What the service does" item 5 and the tool tables. The one place the seed's tool list is
+// written out: it checks mcp-schema/index.json against the seed; everything else reads the index.
 const TOOLS = {
   read: [
     'find_user',

@@ -1,21 +1,14 @@
 // Contract test (b): each tool's backend call exists in openapi/v2 and each tool parameter lands on
 // a parameter or body field of that operation (seed 000, tool tables, "Backend call" column).
 import { describe, expect, it } from 'vitest';
+import { resolveRef } from '../../lib/spec-walk.ts';
 import { createToolAjv, loadTools, type ToolDefinition } from '../../lib/tool-schemas.ts';
 import { loadBundle, operations, type Spec } from '../helpers.ts';
 
 const v2 = loadBundle('v2');
 const ops = new Map(operations(v2).map((o) => [o.operation.operationId as string, o]));
 
-const deref = (node: Spec | undefined): Spec | undefined => {
-  let n = node;
-  while (n?.$ref)
-    n = (n.$ref as string)
-      .slice(2)
-      .split('/')
-      .reduce((acc: Spec, k: string) => acc[k.replaceAll('~1', '/')], v2);
-  return n;
-};
+const deref = (node: Spec | undefined) => resolveRef(v2, node);
 
 /** Top-level property names a body schema accepts, looking through allOf/anyOf/oneOf. */
 function bodyProperties(schema: Spec | undefined): Spec {

@@ -3,11 +3,9 @@
 // requests), and invalid ones made by mutating an accepted input along what the schemas say.
 // Nothing here talks to the mock; `fuzz.test.ts` sends the requests and judges the answers.
 import { generateSync } from 'json-schema-faker';
+import { type Node, operations, resolveRef } from '../../lib/spec-walk.ts';
 
-/** A node of the bundled OpenAPI document, walked generically by key. */
-export type Node = Record<string, any>;
-
-const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
+export type { Node };
 
 export interface Parameter {
   name: string;
@@ -46,11 +44,7 @@ export interface BodyCase {
 // ---------------------------------------------------------------------------------------------
 // The document
 
-const pointerTarget = (spec: Node, ref: string): Node =>
-  ref
-    .slice(2)
-    .split('/')
-    .reduce((acc: Node, k: string) => acc?.[k.replaceAll('~1', '/').replaceAll('~0', '~')], spec);
+const pointerTarget = (spec: Node, $ref: string): Node => resolveRef(spec, { $ref }) as Node;
 
 /** Keys that annotate a schema and mean nothing to a generator (json-schema-faker would treat `example` as data). */
 const ANNOTATIONS = new Set([
@@ -92,33 +86,28 @@ export function inline(spec: Node, node: unknown, seen: string[] = []): Node {
 
 /** Every operation of the document, in document order, with its parameters and inlined body schema. */
 export function operationsOf(spec: Node): Operation[] {
-  return Object.entries(spec.paths as Node).flatMap(([path, item]) =>
-    METHODS.filter((m) => item[m]).map((method) => {
-      const operation = item[method] as Node;
-      const parameters = [...(item.parameters ?? []), ...(operation.parameters ?? [])].map((p: Node) => {
-        const param = p.$ref ? pointerTarget(spec, p.$ref) : p;
-        return {
-          name: param.name,
-          in: param.in,
-          required: param.required === true,
-          description: param.description ?? '',
-          example: param.example,
-          schema: inline(spec, param.schema),
-        } as Parameter;
-      });
-      const requestBody = operation.requestBody?.$ref
-        ? pointerTarget(spec, operation.requestBody.$ref)
-        : operation.requestBody;
-      const media = requestBody?.content?.['application/json'];
+  return operations(spec).map(({ method, path, operation, parameters: declared }) => {
+    const parameters = declared.map((p: Node) => {
+      const param = resolveRef(spec, p) as Node;
       return {
-        operationId: operation.operationId as string,
-        method: method.toUpperCase(),
-        path,
-        parameters,
-        body: media ? inline(spec, media.schema) : null,
-      };
-    }),
-  );
+        name: param.name,
+        in: param.in,
+        required: param.required === true,
+        description: param.description ?? '',
+        example: param.example,
+        schema: inline(spec, param.schema),
+      } as Parameter;
+    });
+    const requestBody = resolveRef(spec, operation.requestBody);
+    const media = requestBody?.content?.['application/json'];
+    return {
+      operationId: operation.operationId as string,
+      method: method.toUpperCase(),
+      path,
+      parameters,
+      body: media ? inline(spec, media.schema) : null,
+    };
+  });
 }
 
 // ---------------------------------------------------------------------------------------------

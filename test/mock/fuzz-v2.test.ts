@@ -19,8 +19,20 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundlePath } from '../../lib/paths.ts';
+import { resolveRef } from '../../lib/spec-walk.ts';
 import type { TenantState } from '../../mock/domain/tenant-state.ts';
 import { loadSeed } from '../../mock/seed/index.ts';
+import {
+  type AddCase,
+  type Answer,
+  FuzzEngine,
+  type FuzzTable,
+  isObject,
+  pick,
+  type Req,
+  show,
+  transportCases,
+} from './fuzz-engine.ts';
 import {
   type Expectation,
   fake,
@@ -52,13 +64,7 @@ const TENANT = 'demo';
 /** Valid inputs generated per operation; the even ones name fixture records. */
 const VALID_PER_OPERATION = 6;
 
-const deref = (node: Node | undefined): Node | undefined =>
-  node?.$ref
-    ? (node.$ref as string)
-        .slice(2)
-        .split('/')
-        .reduce((acc: Node, k: string) => acc?.[k.replaceAll('~1', '/')], spec)
-    : node;
+const deref = (node: Node | undefined) => resolveRef(spec, node);
 
 interface V2Operation extends Operation {
   /** The multipart form schema (the upload), or null. */
@@ -92,32 +98,6 @@ const OPERATIONS: V2Operation[] = operationsOf(spec).map((op) => {
 
 type Group = 'valid' | 'body' | 'params' | 'transport' | 'upload' | 'auth';
 
-interface Req {
-  method: string;
-  /** Path under /api/v2, with parameters already percent-encoded. */
-  path: string;
-  query?: string;
-  headers: Record<string, string>;
-  body?: string | Uint8Array<ArrayBuffer> | Blob;
-}
-
-interface Case {
-  /** `operationId group: what`, stable across runs. */
-  id: string;
-  group: Group;
-  expect: Expectation;
-  req: Req;
-  /** An exact status the answer must have (401 for the key cases, 413/415 for some uploads). */
-  status?: number;
-}
-
-interface Answer {
-  status: number;
-  body: any;
-  contentType: string | null;
-  retryAfter: string | null;
-}
-
 interface Input {
   params: Record<string, string>;
   /** Encoded name and value pairs, in order. */
@@ -129,18 +109,12 @@ interface Input {
 /** The main harness (default limits) and one for the key cases, whose failed-login limit cannot trip. */
 let h: Harness;
 let ha: Harness;
-let requests = 0;
 let FIXTURE: { now: number; tenants: any[] };
 /** Records the valid inputs name (the brief's demo ids: users 1–13, groups, courses, chain 1, course 1's elements). */
 let demoIds: Record<Kind, (string | number)[]>;
 /** Every record of the fixture, by kind, as strings: what a reference may name. */
 let existing: Record<Kind, Set<string>>;
 let bannedUser: number;
-const accepted = new Map<string, Input>();
-const caseCache = new Map<string, Case[]>();
-
-const isObject = (v: unknown): v is Node => typeof v === 'object' && v !== null && !Array.isArray(v);
-const pick = <T>(list: T[], i: number): T => list[i % list.length] as T;
 const typesOf = (schema: Node): string[] => ([] as string[]).concat(schema.type ?? []);
 
 /** Every record of a tenant that a v2 id can name, by kind. */
@@ -212,7 +186,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  console.log(`v2 fuzz: ${requests} requests sent`);
+  console.log(`v2 fuzz: ${engine.requests} requests sent`);
   await h?.close();
   await ha?.close();
 });
@@ -222,23 +196,6 @@ const restore = (hh: Harness) => hh.platform.load(FIXTURE);
 /** The state, without the keys' `lastUsedAt` (a successful authentication stamps it). */
 const state = (hh: Harness) =>
   JSON.stringify(hh.platform.snapshot(), (k, v) => (k === 'lastUsedAt' ? undefined : v));
-
-async function send(hh: Harness, req: Req): Promise<Answer> {
-  requests++;
-  const url = `${hh.base}/api/v2${req.path}${req.query ? `?${req.query}` : ''}`;
-  const response = await fetch(url, { method: req.method, headers: req.headers, body: req.body });
-  const text = await response.text();
-  let body: unknown = text;
-  try {
-    body = text ? JSON.parse(text) : undefined;
-  } catch {}
-  return {
-    status: response.status,
-    body,
-    contentType: response.headers.get('content-type'),
-    retryAfter: response.headers.get('retry-after'),
-  };
-}
 
 // ---------------------------------------------------------------------------------------------
 // Inputs
@@ -334,54 +291,12 @@ function request(op: V2Operation, input: Input, over: Partial<Req> = {}): Req {
   };
 }
 
-/**
- * The base of every mutation: the first valid input the mock accepted (2xx) and that changed the
- * state, so that a mutation which slips through shows; failing that, the first accepted one.
- * The fixture is restored after each try.
- */
-async function acceptedInput(op: V2Operation): Promise<Input> {
-  const known = accepted.get(op.operationId);
-  if (known) return known;
-  const inputs = validInputs(op);
-  let found: Input | undefined;
-  for (const input of inputs) {
-    const before = state(h);
-    const answer = await send(h, request(op, input));
-    const changed = state(h) !== before;
-    restore(h);
-    if (answer.status >= 300) continue;
-    found ??= input;
-    if (changed) {
-      found = input;
-      break;
-    }
-  }
-  const base = found ?? (inputs[0] as Input);
-  accepted.set(op.operationId, base);
-  return base;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Cases
 
-async function casesOf(op: V2Operation): Promise<Case[]> {
-  const cached = caseCache.get(op.operationId);
-  if (cached) return cached;
-  const base = await acceptedInput(op);
-  const cases: Case[] = [];
-  const add = (group: Group, what: string, expect: Expectation, req: Req, status?: number) =>
-    cases.push({
-      id: `${op.operationId} ${group}: ${what}`,
-      group,
-      expect,
-      req,
-      ...(status ? { status } : {}),
-    });
+/** Every case but the valid ones, from the accepted input. */
+function cases(op: V2Operation, base: Input, add: AddCase<Group>) {
   const known = (kind: Kind) => existing[kind];
-
-  validInputs(op).forEach((input, i) => {
-    add('valid', `#${i}${i % 2 === 0 ? ' (fixture ids)' : ''}`, 'probe', request(op, input));
-  });
 
   if (op.body) {
     for (const c of bodyCasesV2(op.body, base.body, known))
@@ -432,7 +347,6 @@ async function casesOf(op: V2Operation): Promise<Case[]> {
   );
 
   if (op.body) {
-    const text = JSON.stringify(base.body);
     const padded = { ...(base.body as Node), pad: 'x'.repeat(1_100_000) };
     const raw = (
       what: string,
@@ -447,30 +361,21 @@ async function casesOf(op: V2Operation): Promise<Case[]> {
       if (body === undefined) delete req.body;
       add('transport', what, expect, req);
     };
-    const json = 'application/json';
     // Without a body a regeneration is a valid request ("omitted means a generic clearer version").
-    const noBody: Expectation = op.bodyRequired ? 'refused' : 'probe';
-    raw('malformed JSON {"a":', '{"a":', json);
-    raw('the accepted body truncated', text.slice(0, -1), json);
-    raw('a trailing comma', '{"feedback":"x",}', json);
-    raw('single quotes', "{'feedback':'x'}", json);
-    raw('garbage after the JSON', `${text}x`, json);
-    raw('wrong content type text/plain with a JSON body', text, 'text/plain');
-    raw('a form body', 'feedback=x&userId=1', 'application/x-www-form-urlencoded');
-    raw('a multipart body', multipart([{ name: 'feedback', data: 'x' }]).toString('latin1'), MULTIPART);
-    raw('no content type', new Blob([text]));
-    raw('a body over 1 MB (a JSON string of 1.1e6 chars)', JSON.stringify('x'.repeat(1_100_000)), json);
-    raw('a body over 1 MB (the accepted body padded)', JSON.stringify(padded), json);
-    raw('an empty body with content-type application/json', '', json, {}, noBody);
-    raw('no body and no content type', undefined, undefined, {}, noBody);
-    raw('the JSON primitive 42', '42', json);
-    raw('the JSON null', 'null', json);
-    raw('a JSON string', '"x"', json);
-    raw('the JSON true', 'true', json);
-    raw('a JSON array', `[${text}]`, json);
-    raw('an unsupported charset (ISO-8859-1)', text, 'application/json; charset=iso-8859-1');
-    raw('gzip content-encoding on a plain body', text, json, { 'content-encoding': 'gzip' });
-    raw('JSON nested 100000 deep', `${'['.repeat(100_000)}${']'.repeat(100_000)}`, json);
+    transportCases(
+      raw,
+      { text: JSON.stringify(base.body), padded },
+      {
+        field: 'feedback',
+        formBody: 'feedback=x&userId=1',
+        multipart: {
+          body: multipart([{ name: 'feedback', data: 'x' }]).toString('latin1'),
+          contentType: MULTIPART,
+        },
+        array: true,
+        noBody: op.bodyRequired ? 'refused' : 'probe',
+      },
+    );
   }
 
   if (op.form)
@@ -516,9 +421,6 @@ async function casesOf(op: V2Operation): Promise<Case[]> {
   auth('the write key as Authorization: Bearer', { authorization: `Bearer ${WRITE_KEY}` });
   auth('the write key as a query parameter', {}, 401, `x-mcp-key=${encodeURIComponent(WRITE_KEY)}`);
   if (op.write) auth('the read-only key on a write operation', { 'x-mcp-key': READ_KEY }, 403);
-
-  caseCache.set(op.operationId, cases);
-  return cases;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -566,57 +468,13 @@ function readBacks(hh: Harness): Req[] {
   });
 }
 
-const show = (a: Answer) => {
-  const body = typeof a.body === 'string' ? a.body : JSON.stringify(a.body);
-  return `${a.status} ${(body ?? '').slice(0, 400)}`;
-};
-
-/** Sends one case and answers what is wrong with the answer, or null. */
-async function judge(
-  op: V2Operation,
-  c: Case,
-  hh: Harness,
-): Promise<{ problem: string | null; status: number }> {
-  const before = state(hh);
-  const a = await send(hh, c.req);
-  const changed = state(hh) !== before;
+/** A refusal's status must be documented for the operation, and a 429 must say when to retry. */
+function refusalProblems(op: V2Operation, a: Answer): string[] {
   const problems: string[] = [];
-  if (a.status >= 500) problems.push('a 5xx');
-  else if (a.status >= 400) {
-    const shape = errorShapeProblem(a);
-    if (shape) problems.push(`error shape: ${shape}`);
-    if (!op.documented.includes(String(a.status)) && !op.documented.includes('default'))
-      problems.push(`status ${a.status} is not documented for ${op.operationId}`);
-    if (changed) problems.push('a refused request changed the state');
-    if (a.status === 429 && !a.retryAfter) problems.push('a 429 without Retry-After');
-  } else if (c.expect === 'refused') problems.push(`accepted (${a.status}) though it must be refused`);
-  if (c.status && a.status !== c.status) problems.push(`expected ${c.status}`);
-  if (changed) {
-    if (a.status < 400)
-      for (const read of readBacks(hh)) {
-        const r = await send(hh, read);
-        if (r.status >= 500) problems.push(`after it, GET ${read.path} answered ${show(r)}`);
-      }
-    restore(hh);
-  }
-  if (({} as Node).polluted !== undefined) problems.push('Object.prototype was polluted');
-  return {
-    problem: problems.length ? `${c.id} → ${[...new Set(problems)].join('; ')} — got ${show(a)}` : null,
-    status: a.status,
-  };
-}
-
-const harnessOf = (group: Group) => (group === 'auth' ? ha : h);
-
-async function judgeAll(op: V2Operation, cases: Case[]): Promise<{ problems: string[]; statuses: number[] }> {
-  const problems: string[] = [];
-  const statuses: number[] = [];
-  for (const c of cases) {
-    const { problem, status } = await judge(op, c, harnessOf(c.group));
-    statuses.push(status);
-    if (problem) problems.push(problem);
-  }
-  return { problems, statuses };
+  if (!op.documented.includes(String(a.status)) && !op.documented.includes('default'))
+    problems.push(`status ${a.status} is not documented for ${op.operationId}`);
+  if (a.status === 429 && !a.retryAfter) problems.push('a 429 without Retry-After');
+  return problems;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -638,6 +496,25 @@ const TITLES: Record<Group, string> = {
 const applies = (op: V2Operation, group: Group) =>
   group === 'body' || group === 'transport' ? op.body !== null : group === 'upload' ? op.form !== null : true;
 
+const table: FuzzTable<Group, V2Operation, Input> = {
+  prefix: '/api/v2',
+  operations: OPERATIONS,
+  titles: TITLES,
+  applies,
+  harnessOf: (group) => (group === 'auth' ? ha : h),
+  state,
+  restore,
+  validInputs,
+  validLabel: (i) => (i % 2 === 0 ? ' (fixture ids)' : ''),
+  request,
+  cases,
+  errorShapeProblem,
+  refusalProblems,
+  readBacks,
+};
+const engine = new FuzzEngine(table);
+const send = engine.send.bind(engine);
+
 describe('v2 fuzz (docs/adr-0002, bad input; seed 000, Errors)', () => {
   it('covers every operation of the bundled v2 document', () => {
     expect(OPERATIONS.length).toBe(27);
@@ -648,44 +525,29 @@ describe('v2 fuzz (docs/adr-0002, bad input; seed 000, Errors)', () => {
         expect(op.body ?? op.form, op.operationId).not.toBeNull();
   });
 
-  describe.each(OPERATIONS.map((op) => [`${op.operationId} (${op.method} ${op.path})`, op] as const))(
-    '%s',
-    (_, op) => {
-      for (const group of Object.keys(TITLES) as Group[]) {
-        if (!applies(op, group)) continue;
-        it(TITLES[group], { timeout: 60_000 }, async () => {
-          const cases = (await casesOf(op)).filter((c) => c.group === group);
-          expect(cases.length).toBeGreaterThan(0);
-          const { problems, statuses } = await judgeAll(op, cases);
-          expect(problems).toEqual([]);
-          // The generated inputs must reach the handler: at least one of them is accepted.
-          if (group === 'valid') expect(statuses.some((s) => s >= 200 && s < 300)).toBe(true);
-        });
-      }
-
-      if (op.aiQuota)
-        it('seed 000 Limits: past the quota of 5 AI calls per key a valid input gets 429 in the v2 error shape and changes nothing; a fresh key (h.newKey) is not refused', async () => {
-          restore(h);
-          const base = await acceptedInput(op);
-          const req = request(op, base);
-          for (let k = 0; k < 5; k++) {
-            const a = await send(h, req);
-            expect(a.status, show(a)).toBeLessThan(300);
-          }
-          const before = state(h);
-          const refused = await send(h, req);
-          expect(refused.status, show(refused)).toBe(429);
-          expect(errorShapeProblem(refused)).toBeNull();
-          expect(refused.body.code).toBe('MCP_RATE_LIMITED');
-          expect(Number(refused.retryAfter)).toBeGreaterThan(0);
-          expect(state(h)).toBe(before);
-          const fresh = await h.newKey(1, ['read', 'write']);
-          const other = await send(h, { ...req, headers: { ...req.headers, 'x-mcp-key': fresh.key } });
-          expect(other.status, show(other)).toBeLessThan(300);
-          restore(h);
-        });
-    },
-  );
+  engine.describeOperations((op) => {
+    if (op.aiQuota)
+      it('seed 000 Limits: past the quota of 5 AI calls per key a valid input gets 429 in the v2 error shape and changes nothing; a fresh key (h.newKey) is not refused', async () => {
+        restore(h);
+        const base = await engine.acceptedInput(op);
+        const req = request(op, base);
+        for (let k = 0; k < 5; k++) {
+          const a = await send(h, req);
+          expect(a.status, show(a)).toBeLessThan(300);
+        }
+        const before = state(h);
+        const refused = await send(h, req);
+        expect(refused.status, show(refused)).toBe(429);
+        expect(errorShapeProblem(refused)).toBeNull();
+        expect(refused.body.code).toBe('MCP_RATE_LIMITED');
+        expect(Number(refused.retryAfter)).toBeGreaterThan(0);
+        expect(state(h)).toBe(before);
+        const fresh = await h.newKey(1, ['read', 'write']);
+        const other = await send(h, { ...req, headers: { ...req.headers, 'x-mcp-key': fresh.key } });
+        expect(other.status, show(other)).toBeLessThan(300);
+        restore(h);
+      });
+  });
 
   it('never a crash: after everything the server still answers GET /mcp/capabilities with 200', async () => {
     const a = await send(h, {

@@ -16,6 +16,16 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { bundlePath } from '../../lib/paths.ts';
 import { loadSeed } from '../../mock/seed/index.ts';
 import {
+  type AddCase,
+  type Answer,
+  FuzzEngine,
+  type FuzzTable,
+  isObject,
+  pick,
+  type Req,
+  transportCases,
+} from './fuzz-engine.ts';
+import {
   bodyCases,
   type Expectation,
   fake,
@@ -38,31 +48,6 @@ const DEMO = loadSeed('demo');
 
 type Group = 'valid' | 'body' | 'params' | 'transport' | 'auth';
 
-interface Req {
-  method: string;
-  /** Path under /openapi/v1, with parameters already percent-encoded. */
-  path: string;
-  query?: string;
-  headers: Record<string, string>;
-  body?: string | Blob;
-}
-
-interface Case {
-  /** `operationId group: what`, stable across runs. */
-  id: string;
-  group: Group;
-  expect: Expectation;
-  req: Req;
-  /** An exact status the answer must have (401 for the key cases). */
-  status?: number;
-}
-
-interface Answer {
-  status: number;
-  body: any;
-  contentType: string | null;
-}
-
 interface Input {
   params: Record<string, string>;
   query?: string;
@@ -70,10 +55,7 @@ interface Input {
 }
 
 let h: Harness;
-let requests = 0;
 let demoIds: Record<string, (string | number)[]>;
-const accepted = new Map<string, Input>();
-const caseCache = new Map<string, Case[]>();
 
 beforeAll(async () => {
   h = await startHarness();
@@ -88,7 +70,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  console.log(`v1 fuzz: ${requests} requests sent`);
+  console.log(`v1 fuzz: ${engine.requests} requests sent`);
   await h?.close();
 });
 
@@ -97,20 +79,6 @@ beforeEach(() => restore());
 /** Back to the demo seed (the state every case starts from). */
 const restore = () => h.platform.load(DEMO);
 const state = () => JSON.stringify(h.platform.snapshot());
-const pick = <T>(list: T[], i: number): T => list[i % list.length] as T;
-const isObject = (v: unknown): v is Node => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-async function send(req: Req): Promise<Answer> {
-  requests++;
-  const url = `${h.base}/openapi/v1${req.path}${req.query ? `?${req.query}` : ''}`;
-  const response = await fetch(url, { method: req.method, headers: req.headers, body: req.body });
-  const text = await response.text();
-  let body: unknown = text;
-  try {
-    body = text ? JSON.parse(text) : undefined;
-  } catch {}
-  return { status: response.status, body, contentType: response.headers.get('content-type') };
-}
 
 // ---------------------------------------------------------------------------------------------
 // Inputs
@@ -182,54 +150,11 @@ function request(op: Operation, input: Input, over: Partial<Req> = {}): Req {
   };
 }
 
-/**
- * The base of every mutation: the first valid input the mock accepted (2xx) and that changed the
- * state, so that a mutation which slips through shows; failing that, the first accepted one.
- * The state is restored after each try.
- */
-async function acceptedInput(op: Operation): Promise<Input> {
-  const known = accepted.get(op.operationId);
-  if (known) return known;
-  const inputs = validInputs(op);
-  let found: Input | undefined;
-  for (const input of inputs) {
-    const before = state();
-    const answer = await send(request(op, input));
-    const changed = state() !== before;
-    restore();
-    if (answer.status >= 300) continue;
-    found ??= input;
-    if (changed) {
-      found = input;
-      break;
-    }
-  }
-  const base = found ?? (inputs[0] as Input);
-  accepted.set(op.operationId, base);
-  return base;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Cases
 
-async function casesOf(op: Operation): Promise<Case[]> {
-  const cached = caseCache.get(op.operationId);
-  if (cached) return cached;
-  const base = await acceptedInput(op);
-  const cases: Case[] = [];
-  const add = (group: Group, what: string, expect: Expectation, req: Req, status?: number) =>
-    cases.push({
-      id: `${op.operationId} ${group}: ${what}`,
-      group,
-      expect,
-      req,
-      ...(status ? { status } : {}),
-    });
-
-  validInputs(op).forEach((input, i) => {
-    add('valid', `#${i}${i % 2 === 0 ? ' (demo ids)' : ''}`, 'probe', request(op, input));
-  });
-
+/** Every case but the valid ones, from the accepted input. */
+function cases(op: Operation, base: Input, add: AddCase<Group>) {
   if (op.body)
     for (const c of bodyCases(op.body, base.body))
       add('body', c.id, c.expect, request(op, { ...base, body: c.body }));
@@ -249,7 +174,6 @@ async function casesOf(op: Operation): Promise<Case[]> {
   }
 
   if (op.body) {
-    const text = JSON.stringify(base.body);
     const padded = Array.isArray(base.body)
       ? [...base.body, { pad: 'x'.repeat(1_100_000) }]
       : { ...(base.body as Node), pad: 'x'.repeat(1_100_000) };
@@ -258,33 +182,19 @@ async function casesOf(op: Operation): Promise<Case[]> {
       body: string | Blob | undefined,
       contentType?: string,
       extra: Record<string, string> = {},
+      expect: Expectation = 'refused',
     ) => {
       const headers: Record<string, string> = { 'x-api-key': DEMO_SITE_API_KEY, ...extra };
       if (contentType) headers['content-type'] = contentType;
       const req = request(op, base, { headers, body });
       if (body === undefined) delete req.body;
-      add('transport', what, 'refused', req);
+      add('transport', what, expect, req);
     };
-    const json = 'application/json';
-    raw('malformed JSON {"a":', '{"a":', json);
-    raw('the accepted body truncated', text.slice(0, -1), json);
-    raw('a trailing comma', '{"name":"x",}', json);
-    raw('single quotes', "{'name':'x'}", json);
-    raw('garbage after the JSON', `${text}x`, json);
-    raw('wrong content type text/plain with a JSON body', text, 'text/plain');
-    raw('a form body', 'name=x&email=y', 'application/x-www-form-urlencoded');
-    raw('no content type', new Blob([text]));
-    raw('a body over 1 MB (a JSON string of 1.1e6 chars)', JSON.stringify('x'.repeat(1_100_000)), json);
-    raw('a body over 1 MB (the accepted body padded)', JSON.stringify(padded), json);
-    raw('an empty body with content-type application/json', '', json);
-    raw('no body and no content type', undefined);
-    raw('the JSON primitive 42', '42', json);
-    raw('the JSON null', 'null', json);
-    raw('a JSON string', '"x"', json);
-    raw('the JSON true', 'true', json);
-    raw('an unsupported charset (ISO-8859-1)', text, 'application/json; charset=iso-8859-1');
-    raw('gzip content-encoding on a plain body', text, json, { 'content-encoding': 'gzip' });
-    raw('JSON nested 100000 deep', `${'['.repeat(100_000)}${']'.repeat(100_000)}`, json);
+    transportCases(
+      raw,
+      { text: JSON.stringify(base.body), padded },
+      { field: 'name', formBody: 'name=x&email=y' },
+    );
   }
 
   const auth = (what: string, key: string | null) => {
@@ -302,9 +212,6 @@ async function casesOf(op: Operation): Promise<Case[]> {
   auth('an empty X-API-KEY', '');
   auth('a wrong X-API-KEY', 'wrong-key');
   auth('the demo key in upper case', DEMO_SITE_API_KEY.toUpperCase());
-
-  caseCache.set(op.operationId, cases);
-  return cases;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -347,53 +254,6 @@ function readBacks(): Req[] {
   return readBackRequests;
 }
 
-const show = (a: Answer) => {
-  const body = typeof a.body === 'string' ? a.body : JSON.stringify(a.body);
-  return `${a.status} ${(body ?? '').slice(0, 400)}`;
-};
-
-/** Sends one case and answers what is wrong with the answer, or null. */
-async function judge(c: Case): Promise<{ problem: string | null; status: number }> {
-  const before = state();
-  const a = await send(c.req);
-  const changed = state() !== before;
-  const problems: string[] = [];
-  if (a.status >= 500) problems.push('a 5xx');
-  else if (a.status >= 400) {
-    const shape = errorShapeProblem(a);
-    if (shape) problems.push(`error shape: ${shape}`);
-    if (changed) problems.push('a refused request changed the state');
-  } else if (c.expect === 'refused') problems.push(`accepted (${a.status}) though it must be refused`);
-  else if (c.expect === 'refusedOrIgnored' && changed)
-    problems.push('an unknown id was accepted and changed the state');
-  if (c.status && a.status !== c.status) problems.push(`expected ${c.status}`);
-  if (c.expect === 'refused' && a.status < 400) problems.push('not a 4xx');
-  if (changed) {
-    if (a.status < 400)
-      for (const read of readBacks()) {
-        const r = await send(read);
-        if (r.status >= 500) problems.push(`after it, ${read.method} ${read.path} answered ${show(r)}`);
-      }
-    restore();
-  }
-  if (({} as Node).polluted !== undefined) problems.push('Object.prototype was polluted');
-  return {
-    problem: problems.length ? `${c.id} → ${[...new Set(problems)].join('; ')} — got ${show(a)}` : null,
-    status: a.status,
-  };
-}
-
-async function judgeAll(cases: Case[]): Promise<{ problems: string[]; statuses: number[] }> {
-  const problems: string[] = [];
-  const statuses: number[] = [];
-  for (const c of cases) {
-    const { problem, status } = await judge(c);
-    statuses.push(status);
-    if (problem) problems.push(problem);
-  }
-  return { problems, statuses };
-}
-
 // ---------------------------------------------------------------------------------------------
 // Tests
 
@@ -415,31 +275,37 @@ const applies = (op: Operation, group: Group) =>
       ? op.parameters.length > 0
       : true;
 
+const table: FuzzTable<Group, Operation, Input> = {
+  prefix: '/openapi/v1',
+  operations: OPERATIONS,
+  titles: TITLES,
+  applies,
+  harnessOf: () => h,
+  state,
+  restore,
+  validInputs,
+  validLabel: (i) => (i % 2 === 0 ? ' (demo ids)' : ''),
+  request,
+  cases,
+  errorShapeProblem,
+  readBacks,
+};
+const engine = new FuzzEngine(table);
+
 describe('v1 fuzz (docs/adr-0002, bad input; seed 001, Errors)', () => {
   it('covers every operation of the bundled v1 document', () => {
     expect(OPERATIONS.length).toBe(17);
     expect(new Set(OPERATIONS.map((op) => op.operationId)).size).toBe(OPERATIONS.length);
   });
 
-  describe.each(OPERATIONS.map((op) => [`${op.operationId} (${op.method} ${op.path})`, op] as const))(
-    '%s',
-    (_, op) => {
-      for (const group of Object.keys(TITLES) as Group[]) {
-        if (!applies(op, group)) continue;
-        it(TITLES[group], { timeout: 60_000 }, async () => {
-          const cases = (await casesOf(op)).filter((c) => c.group === group);
-          expect(cases.length).toBeGreaterThan(0);
-          const { problems, statuses } = await judgeAll(cases);
-          expect(problems).toEqual([]);
-          // The generated inputs must reach the handler: at least one of them is accepted.
-          if (group === 'valid') expect(statuses.some((s) => s >= 200 && s < 300)).toBe(true);
-        });
-      }
-    },
-  );
+  engine.describeOperations();
 
   it('never a crash: after everything the server still answers GET /courses with 200', async () => {
-    const a = await send({ method: 'GET', path: '/courses', headers: { 'x-api-key': DEMO_SITE_API_KEY } });
+    const a = await engine.send(h, {
+      method: 'GET',
+      path: '/courses',
+      headers: { 'x-api-key': DEMO_SITE_API_KEY },
+    });
     expect(a.status).toBe(200);
     expect(a.body.courses.length).toBeGreaterThan(0);
   });

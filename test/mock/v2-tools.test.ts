@@ -1,6 +1,6 @@
-// In-process HTTP tests of the /api/v2 endpoints behind the 25 MCP tools: the read tools,
+// In-process HTTP tests of the /api/v2 endpoints behind the MCP tools: the read tools,
 // the write tools with their audit trail, and the AI tools (upload, generation jobs, refinement).
-// Auth, licence, errors and limits are in v2-auth.test.ts. Every answer is also checked against
+// Auth, licence, errors and limits are in v2-auth-*.test.ts. Every answer is also checked against
 // openapi/v2 by the harness: a handler that drifts from the contract fails here with a 500.
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -11,6 +11,7 @@ import { dirname, join, normalize } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../../lib/paths.ts';
+import { toolNames } from '../../lib/tool-schemas.ts';
 
 const run = promisify(execFile);
 const manifest = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8'));
@@ -79,7 +80,7 @@ const TSCONFIG = {
 
 /** The shipped code files (not the declarations), without their comment lines. */
 async function shippedCode(paths: string[]): Promise<[string, string][]> {
-  const code = paths.filter((p) => /\.(ts|js)$/.test(p) && !p.startsWith('dist/'));
+  const code = paths.filter((p) => /\.(ts|tsx|js)$/.test(p) && !p.startsWith('dist/'));
   return Promise.all(
     code.map(async (p) => [
       p,
@@ -187,6 +188,8 @@ describe('the tarball', () => {
         'conformance/main.ts',
         'generated/openapi/v1.json',
         'mcp-schema/index.json',
+        'console/index.html',
+        'console/src/main.tsx',
         'dist/lib/api.d.ts',
         ...['v1', 'v2', 'admin', 'tools'].map((t) => `dist/types/${t}.d.ts`),
       ]),
@@ -255,6 +258,13 @@ describe('in an unrelated project', () => {
       headers: { 'x-api-key': 'demo_site_key_4f1c9a7e2b6d8053' },
     });
     expect(courses.status).toBe(200);
+    // The console (docs/console.md) is bundled from the package's own sources on the first visit.
+    const link = /console: (\S+)/.exec(mock.output())?.[1] as string;
+    expect(link).toContain(`${base}/console/#token=`);
+    expect((await fetch(`${base}/console/`)).status).toBe(200);
+    const script = await fetch(`${base}/console/console.js`);
+    expect(script.status).toBe(200);
+    expect(await script.text()).toContain('/__admin');
 
     // The tool server over stdio, as an agent's client starts it.
     const mcp = startCommand(['mcp', '--base-url', base, '--key', key], /"id":2/, true);
@@ -277,7 +287,7 @@ describe('in an unrelated project', () => {
       .split('\n')
       .map((line) => (line.startsWith('{') ? JSON.parse(line) : {}))
       .find((m) => m.id === 2);
-    expect(list.result.tools).toHaveLength(25);
+    expect(list.result.tools).toHaveLength(toolNames().length);
 
     const report = join(dir, 'report.json');
     const conformance = await npx([

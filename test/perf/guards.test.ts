@@ -82,7 +82,7 @@ describe('the HTTP layer', () => {
 
   it('answers a repeated read from the answer cache until a write changes the state', async () => {
     const t = h.platform.tenant('demo');
-    const scans = vi.spyOn(t, 'searchText');
+    const scans = vi.spyOn(t.userSearch, 'search');
     await h.v2('/users?query=lena');
     const first = scans.mock.calls.length;
     expect(first).toBeGreaterThan(0);

@@ -62,7 +62,8 @@ function messageFor(field: string, e: ErrorObject): string {
  * lists, whose fields the seed keys `attributes[0].name`.
  */
 export function invalidV1(res: Response, problems: InputProblem[], body: unknown): void {
-  const errors: Record<string, string[]> = {};
+  // Keys are field names a client chose (an unknown `constructor` or `__proto__` among them): no prototype.
+  const errors: Record<string, string[]> = Object.create(null);
   for (const problem of problems) {
     for (const e of problem.errors) {
       // `if`/`then` failures repeat what the `then` branch already reported.

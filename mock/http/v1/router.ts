@@ -47,7 +47,7 @@ export function v1Router({ spec, platform, onResponseMismatch }: V1Options) {
       return { status: 200 };
     },
     blockUser: (_req, res, { body }) =>
-      ok(view.blockedUser(run('blockUser', { tenantId: id(res), apiId: body.id }))),
+      ok(view.bannedUser(run('banUser', { tenantId: id(res), apiId: body.id }))),
 
     createGroup: (_req, res, { body }) => ({
       status: 201,

@@ -1,6 +1,6 @@
 // Platform records as the v1 API shows them (openapi/v1/components/schemas). User ids on the wire
 // are the string API ids; everything else keeps its integer id.
-import { isExpired } from '../../domain/assignments.ts';
+import { activeFrom, isExpired } from '../../domain/assignments.ts';
 import { definitionsOf } from '../../domain/attributes.ts';
 import { courseView, shortUser } from '../../domain/events.ts';
 import type { Assignment, AttributeDefinition, Course, Group, User } from '../../domain/model.ts';
@@ -25,7 +25,7 @@ export const user = (u: User) => ({
   attributes: u.attributes,
 });
 
-export const blockedUser = (u: User) => ({
+export const bannedUser = (u: User) => ({
   id: u.apiId,
   name: u.name,
   language: u.language,
@@ -81,7 +81,7 @@ export const userAttributes = (t: TenantState) => definitionsOf(t, 'user').map(u
 export const groupAttributes = (t: TenantState) => definitionsOf(t, 'group').map(groupAttribute);
 
 const assignmentFields = (a: Assignment, now: number) => ({
-  assignedAt: a.assignedAt,
+  assignedAt: activeFrom(a),
   startedAt: a.startedAt,
   deadlineAt: a.deadlineAt,
   finishedAt: a.finishedAt,

@@ -11,6 +11,7 @@ import {
   type Extractor,
   MAX_UPLOAD_BYTES,
 } from '../../ai/extract.ts';
+import { noteUpload } from '../journal.ts';
 import type { Failure } from './pipeline/index.ts';
 
 /** Seconds an upload is asked to wait when every extraction worker is busy and the queue is full. */
@@ -70,12 +71,14 @@ function readMultipart(req: Request): Promise<{
       const parts: Buffer[] = [];
       stream.on('data', (d: Buffer) => parts.push(d));
       stream.on('close', () => {
-        if (name === 'file')
+        if (name === 'file') {
           file = {
             name: info.filename ?? '',
             data: Buffer.concat(parts),
             truncated: (stream as unknown as { truncated: boolean }).truncated,
           };
+          noteUpload(req, { name: file.name, type: info.mimeType, size: file.data.length });
+        }
       });
     });
     parser.on('error', (error: Error) => resolve({ fields, error: error.message }));

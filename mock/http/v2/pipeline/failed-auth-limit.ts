@@ -1,10 +1,15 @@
 // Step 2 (seed 000, Errors: 429 MCP_AUTH_RATE_LIMITED "too many failed attempts, retry after <N>s"):
 // failed authentications are counted per client IP in a sliding window (docs/adr-0002: 20 per 5 minutes);
 // past the threshold every request from that IP is refused until the window has room again.
+// Memory stays bounded: an IP's entry is dropped once its window is empty, and when many IPs have
+// entries, the expired ones are swept on the next failure (an IP that failed once and never came
+// back would otherwise stay forever).
 import type { Failure } from './failure.ts';
 
 export class FailedAuthLimiter {
   private readonly failures = new Map<string, number[]>();
+  /** Entries past which a failure sweeps the expired ones first. */
+  private sweepAt = 1024;
 
   constructor(
     readonly max = 20,
@@ -37,6 +42,16 @@ export class FailedAuthLimiter {
   }
 
   fail(ip: string): void {
+    if (this.failures.size >= this.sweepAt) {
+      for (const other of [...this.failures.keys()]) this.recent(other);
+      // Sweep again only after as many new IPs as remain: amortised constant work per failure.
+      this.sweepAt = Math.max(1024, 2 * this.failures.size);
+    }
     this.failures.set(ip, [...this.recent(ip), this.nowMs()]);
+  }
+
+  /** IPs with failures kept, for the memory guard. */
+  get trackedIps(): number {
+    return this.failures.size;
   }
 }

@@ -1,0 +1,57 @@
+// The load generator's own process: autocannon runs here, never in the process that starts and
+// measures the servers, and the bench pins this process to other cores than the servers' where the
+// machine has them (bench/machine.ts). Jobs arrive over IPC, one at a time; each answer is a summary.
+import autocannon from 'autocannon';
+import type { LoadJob, LoadSummary } from './load.ts';
+
+/** A body per request where the job asks for unique ones (a write that must not collide). */
+function bodyFor(job: LoadJob, n: number): string | undefined {
+  if (!job.uniqueBody) return job.body;
+  return job.uniqueBody.replaceAll('{n}', `${process.pid}-${job.id}-${n}`);
+}
+
+async function run(job: LoadJob): Promise<LoadSummary> {
+  let n = 0;
+  const headers = {
+    ...job.headers,
+    ...(job.body || job.uniqueBody ? { 'content-type': 'application/json' } : {}),
+  };
+  const requests =
+    job.uniqueBody || job.paths
+      ? [
+          {
+            setupRequest: (req: autocannon.Request) => {
+              n++;
+              const path = job.paths ? job.paths[n % job.paths.length] : req.path;
+              return { ...req, path, body: bodyFor(job, n) };
+            },
+          },
+        ]
+      : undefined;
+  const result = await autocannon({
+    url: job.url,
+    method: job.method,
+    headers,
+    body: job.uniqueBody ? undefined : job.body,
+    connections: job.connections,
+    duration: job.seconds,
+    ...(requests ? { requests } : {}),
+  } as autocannon.Options);
+  return {
+    // Over the run's measured length: autocannon's per-second average needs whole seconds.
+    requests: result.requests.total,
+    reqPerSec: result.requests.total / Math.max(result.duration, 0.001),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+  };
+}
+
+process.on('message', (job: LoadJob) => {
+  run(job).then(
+    (summary) => process.send?.({ id: job.id, summary }),
+    (error: Error) => process.send?.({ id: job.id, error: error.message }),
+  );
+});
+process.on('disconnect', () => process.exit(0));

@@ -1,0 +1,24 @@
+// "Copy as curl": a journalled request as a command that sends it again. Credentials were masked in
+// the journal (last 4 characters), so the command names them with a placeholder to fill in.
+import type { components } from '../../generated/admin.ts';
+
+type Detail = components['schemas']['JournalEntryDetail'];
+const MASKED = /^••••/;
+/** Headers curl sets itself or that describe the old connection. */
+const SKIPPED = new Set(['host', 'content-length', 'connection', 'accept-encoding']);
+
+const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
+
+export function curlOf(detail: Detail, origin: string): string {
+  const { entry, request } = detail;
+  const parts = [`curl -X ${entry.method} ${quote(new URL(entry.url, origin).toString())}`];
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (SKIPPED.has(name)) continue;
+    const shown = MASKED.test(value) ? `<${name} ending ${value.slice(4)}>` : value;
+    parts.push(`-H ${quote(`${name}: ${shown}`)}`);
+  }
+  const body = request.body as unknown;
+  if (body !== null && body !== undefined && !(typeof body === 'object' && 'upload' in (body as object)))
+    parts.push(`--data-raw ${quote(typeof body === 'string' ? body : JSON.stringify(body))}`);
+  return parts.join(' \\\n  ');
+}

@@ -1,0 +1,246 @@
+// Requests: the live journal (polled every second), its filters, and a request in full — request and
+// answer side by side, the contract verdict, "copy as curl", and the journal as HAR.
+import { useEffect, useState } from 'preact/hooks';
+import type { components, operations } from '../../../generated/admin.ts';
+import { download, problem } from '../api.ts';
+import { curlOf } from '../curl.ts';
+import { ErrorLine, Json, useConsole } from '../shared.tsx';
+
+type Entry = components['schemas']['JournalEntry'];
+type Detail = components['schemas']['JournalEntryDetail'];
+type Filters = NonNullable<operations['getRequestJournal']['parameters']['query']>;
+
+const STATUS_RANGES: Record<string, [number, number] | null> = {
+  any: null,
+  '2xx': [200, 299],
+  '3xx': [300, 399],
+  '4xx': [400, 499],
+  '5xx': [500, 599],
+};
+const POLL_MS = 1000;
+
+export function Requests() {
+  const { admin } = useConsole();
+  const [api, setApi] = useState('');
+  const [method, setMethod] = useState('');
+  const [range, setRange] = useState('any');
+  const [path, setPath] = useState('');
+  const [operationId, setOperationId] = useState('');
+  const [caller, setCaller] = useState('');
+  const [entries, setEntries] = useState<Entry[]>([]);
+  const [held, setHeld] = useState<{ held: number; size: number } | null>(null);
+  const [selected, setSelected] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const filters = (): Filters => {
+    const bounds = STATUS_RANGES[range];
+    return {
+      limit: 200,
+      ...(api ? { api: api as Filters['api'] } : {}),
+      ...(method ? { method: method as Filters['method'] } : {}),
+      ...(bounds ? { minStatus: bounds[0], maxStatus: bounds[1] } : {}),
+      ...(path ? { path } : {}),
+      ...(operationId ? { operationId } : {}),
+      ...(caller ? { caller } : {}),
+    };
+  };
+
+  useEffect(() => {
+    let stopped = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const poll = async () => {
+      const { data, error: refused } = await admin.GET('/journal', { params: { query: filters() } });
+      if (stopped) return;
+      if (data) {
+        setEntries(data.requests);
+        setHeld({ held: data.held, size: data.size });
+        setError(null);
+      } else setError(problem(refused));
+      timer = setTimeout(poll, POLL_MS);
+    };
+    poll();
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
+  }, [admin, api, method, range, path, operationId, caller]);
+
+  const exportHar = async () => {
+    const { data, error: refused } = await admin.GET('/journal/har', { params: { query: filters() } });
+    if (data) download('lmskit-journal.har', data);
+    else setError(problem(refused));
+  };
+
+  const text = (value: string, set: (v: string) => void, label: string, placeholder: string) => (
+    <label>
+      {label}
+      <input value={value} placeholder={placeholder} onInput={(e) => set(e.currentTarget.value)} />
+    </label>
+  );
+
+  return (
+    <section class="requests">
+      <h2>Requests</h2>
+      <form class="filters" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
+        <label>
+          API
+          <select value={api} onChange={(e) => setApi(e.currentTarget.value)}>
+            <option value="">all</option>
+            {['v1', 'v2', 'mcp', 'admin', 'other'].map((a) => (
+              <option value={a}>{a}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Method
+          <select value={method} onChange={(e) => setMethod(e.currentTarget.value)}>
+            <option value="">all</option>
+            {['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].map((m) => (
+              <option value={m}>{m}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Status
+          <select value={range} onChange={(e) => setRange(e.currentTarget.value)}>
+            {Object.keys(STATUS_RANGES).map((r) => (
+              <option value={r}>{r}</option>
+            ))}
+          </select>
+        </label>
+        {text(path, setPath, 'Path', '/courses')}
+        {text(operationId, setOperationId, 'Operation', 'listCourses')}
+        {text(caller, setCaller, 'Caller', 'tenant, key or user id')}
+        <button type="button" onClick={exportHar}>
+          Export HAR
+        </button>
+      </form>
+      <ErrorLine message={error} />
+      <p class="muted">
+        {held ? `${entries.length} shown; the journal holds ${held.held} of at most ${held.size}, newest first.` : ''}
+      </p>
+      <div class="split">
+        <table class="journal" aria-label="Journal">
+          <thead>
+            <tr>
+              <th>time</th>
+              <th>api</th>
+              <th>method</th>
+              <th>url</th>
+              <th>status</th>
+              <th>operation</th>
+              <th>caller</th>
+              <th>contract</th>
+              <th>ms</th>
+            </tr>
+          </thead>
+          <tbody>
+            {entries.map((e) => (
+              <tr
+                key={e.id}
+                data-id={e.id}
+                class={`${e.id === selected ? 'selected' : ''} status-${String(e.status)[0]}xx`}
+                onClick={() => setSelected(e.id)}
+              >
+                <td title={`virtual ${e.virtualAt}`}>{e.at.slice(11, 23)}</td>
+                <td>{e.api}</td>
+                <td>{e.method}</td>
+                <td class="url">{e.url}</td>
+                <td class="status">{e.status}</td>
+                <td>{e.operationId ?? '—'}</td>
+                <td>{e.caller ? [e.caller.tenantId, e.caller.keyId, e.caller.userId].filter(Boolean).join(' · ') : '—'}</td>
+                <td class={`verdict ${verdictClass(e)}`}>{verdictText(e)}</td>
+                <td>{e.latencyMs.toFixed(1)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {selected ? <RequestDetail id={selected} /> : <p class="muted">Choose a request to see it in full.</p>}
+      </div>
+    </section>
+  );
+}
+
+const verdictClass = (e: Entry) =>
+  e.verdict.request === 'invalid' || e.verdict.response === 'invalid'
+    ? 'bad'
+    : e.verdict.response === 'unchecked'
+      ? 'unchecked'
+      : 'ok';
+const verdictText = (e: Entry) =>
+  verdictClass(e) === 'bad' ? 'departs' : verdictClass(e) === 'unchecked' ? 'unchecked' : 'kept';
+
+function RequestDetail({ id }: { id: string }) {
+  const { admin } = useConsole();
+  const [detail, setDetail] = useState<Detail | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [curl, setCurl] = useState<string | null>(null);
+
+  useEffect(() => {
+    setCurl(null);
+    admin.GET('/journal/{requestId}', { params: { path: { requestId: id } } }).then(({ data, error: refused }) => {
+      setDetail(data ?? null);
+      setError(data ? null : problem(refused));
+    });
+  }, [admin, id]);
+
+  if (error) return <ErrorLine message={error} />;
+  if (!detail) return <p class="muted">Loading {id}…</p>;
+  const { entry, request, response } = detail;
+  const copy = async () => {
+    const command = curlOf(detail, location.origin);
+    setCurl(command);
+    await navigator.clipboard?.writeText(command).catch(() => undefined);
+  };
+  return (
+    <article class="detail" aria-label="Request detail">
+      <header>
+        <h3>
+          {entry.method} {entry.url} → <span class="status">{entry.status}</span>
+        </h3>
+        <p class="muted">
+          {entry.id} · {entry.api} · {entry.operationId ?? 'no operation matched'} · {entry.latencyMs} ms · wall{' '}
+          {entry.at} · virtual {entry.virtualAt}
+        </p>
+        <div class={`verdict-box ${verdictClass(entry)}`} aria-label="Contract verdict">
+          <strong>Contract:</strong> request {entry.verdict.request}, answer {entry.verdict.response}
+          {entry.verdict.errors.length ? (
+            <ul>
+              {entry.verdict.errors.map((e) => (
+                <li>{e}</li>
+              ))}
+            </ul>
+          ) : null}
+        </div>
+        <button type="button" onClick={copy}>
+          Copy as curl
+        </button>
+        {curl ? <pre class="curl" aria-label="curl command">{curl}</pre> : null}
+      </header>
+      <div class="side-by-side">
+        <Message title="Request" message={request} />
+        <Message title="Response" message={response} />
+      </div>
+    </article>
+  );
+}
+
+function Message({ title, message }: { title: string; message: Detail['request'] }) {
+  return (
+    <div class="message" aria-label={title}>
+      <h4>{title}</h4>
+      <table class="headers">
+        <tbody>
+          {Object.entries(message.headers).map(([name, value]) => (
+            <tr>
+              <th>{name}</th>
+              <td>{value}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {message.bodyNote ? <p class="note">{message.bodyNote}</p> : null}
+      <Json value={message.body} />
+    </div>
+  );
+}

@@ -1,0 +1,60 @@
+// The AI tools' commands (seed 000, AI tools): the extracted chunks come in, so replay needs neither
+// the file nor the extractor.
+import {
+  consumeAiQuota,
+  createJob,
+  type GenerateInput,
+  processUpload,
+  recordUpload,
+  refineCourse,
+  regenerateLesson,
+  regenerateQuestion,
+  settleJob,
+  type UploadInput,
+  updateAiSettings,
+} from '../ai.ts';
+import type { AiSettings } from '../model.ts';
+import type { Platform } from '../platform.ts';
+import { type AgentArgs, actor } from './agent.ts';
+
+/** `quotaKeyId`: the key whose daily AI quota the call uses (seed 000, Limits). */
+type AiArgs = AgentArgs & { quotaKeyId?: string };
+
+/**
+ * An AI call that succeeded counts against the day's quota in the same command, so the call and its
+ * count are journalled, or refused, together.
+ */
+function counted<R>(p: Platform, a: AiArgs, result: R): R {
+  if (a.quotaKeyId) consumeAiQuota(p.tenant(a.tenantId), a.quotaKeyId, p.now());
+  return result;
+}
+
+export const AI_COMMANDS = {
+  recordUpload: (p: Platform, a: UploadInput & { tenantId: string }) =>
+    recordUpload(p.tenant(a.tenantId), a, p.now()),
+
+  processUpload: (p: Platform, a: { tenantId: string; sessionId: string; fileId: string }) =>
+    processUpload(p.tenant(a.tenantId), a.sessionId, a.fileId),
+
+  createJob: (p: Platform, a: AiArgs & { input: GenerateInput }) =>
+    counted(p, a, createJob(p.tenant(a.tenantId), actor(p, a), a.input, p.now())),
+
+  settleJob: (p: Platform, a: { tenantId: string; jobId: string }) =>
+    settleJob(p.tenant(a.tenantId), a.jobId, p.now()),
+
+  refineCourse: (p: Platform, a: AiArgs & { courseId: number; feedback: string }) =>
+    counted(p, a, refineCourse(p.tenant(a.tenantId), actor(p, a), a.courseId, a.feedback, p.now())),
+
+  regenerateQuestion: (p: Platform, a: AiArgs & { questionId: number; feedback?: string }) =>
+    counted(p, a, regenerateQuestion(p.tenant(a.tenantId), actor(p, a), a.questionId, a.feedback, p.now())),
+
+  regenerateLesson: (p: Platform, a: AiArgs & { lessonId: number; feedback?: string }) =>
+    counted(p, a, regenerateLesson(p.tenant(a.tenantId), actor(p, a), a.lessonId, a.feedback, p.now())),
+
+  /** A separate command in journals written before AI calls counted themselves (see `counted`). */
+  consumeAiQuota: (p: Platform, a: { tenantId: string; keyId: string }) =>
+    consumeAiQuota(p.tenant(a.tenantId), a.keyId, p.now()),
+
+  updateAiSettings: (p: Platform, a: { tenantId: string; patch: Partial<AiSettings> }) =>
+    updateAiSettings(p.tenant(a.tenantId), a.patch),
+};

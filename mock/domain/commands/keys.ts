@@ -1,0 +1,22 @@
+// MCP keys (seed 000, MCP key), made and revoked through the admin API; the rules are ../mcp-keys.ts.
+import { createMcpKey, revokeMcpKey } from '../mcp-keys.ts';
+import type { McpKey } from '../model.ts';
+import type { Platform } from '../platform.ts';
+
+export const KEY_COMMANDS = {
+  /** The key's hash comes in: the key itself is made (randomly) and shown by the caller, never stored. */
+  createMcpKey: (
+    p: Platform,
+    a: {
+      tenantId: string;
+      id: string;
+      userId: number;
+      prefix: string;
+      hash: string;
+      scopes: McpKey['scopes'];
+    },
+  ) => createMcpKey(p.tenant(a.tenantId), a, p.now()),
+
+  revokeMcpKey: (p: Platform, a: { tenantId: string; keyId: string }) =>
+    revokeMcpKey(p.tenant(a.tenantId), a.keyId, p.now()),
+};

@@ -1,0 +1,175 @@
+// The admin API's read operations for browsing a tenant (the console's Data and Time pages):
+// tenants, users, groups and courses a page at a time, a user's assignments, the generation jobs.
+// Paging happens here, on the server, so the 100 000-user scale seed never travels whole.
+import type { PathOperations } from '../../../generated/admin.ts';
+import { jobIsDue } from '../../domain/ai.ts';
+import { certificateOf, statusOf } from '../../domain/assignments.ts';
+import type { Assignment } from '../../domain/model.ts';
+import type { Platform } from '../../domain/platform.ts';
+import type { TenantState } from '../../domain/tenant-state.ts';
+import { userText } from '../../domain/user-search-index.ts';
+import { errorAnswer } from '../error-body.ts';
+import { type Handlers, ok } from '../typed-handlers.ts';
+
+type DataOperation =
+  | 'listTenants'
+  | 'listTenantUsers'
+  | 'getTenantUser'
+  | 'listTenantGroups'
+  | 'listTenantCourses'
+  | 'listAiJobs';
+
+export const tenantView = (t: TenantState) => ({
+  id: t.id,
+  name: t.name,
+  siteApiKey: t.siteApiKey,
+  mcpLicensed: t.mcpLicensed,
+  mcpAccess: t.mcpAccess,
+  mcpAiAccess: t.mcpAiAccess,
+});
+
+export const assignmentView = (t: TenantState, a: Assignment, now: number) => ({
+  userId: a.userId,
+  courseId: a.courseId,
+  assignedAt: a.assignedAt,
+  startedAt: a.startedAt,
+  finishedAt: a.finishedAt,
+  deadlineAt: a.deadlineAt,
+  progressValue: a.progressValue,
+  resultValue: a.resultValue,
+  status: statusOf(a, now),
+  certificateId: certificateOf(t, a.userId, a.courseId)?.id ?? null,
+});
+
+/** One page of `records` that `matches`, ordered as given (by id), and how many match in all. */
+function page<T>(records: Iterable<T>, matches: (r: T) => boolean, offset: number, limit: number) {
+  const items: T[] = [];
+  let total = 0;
+  for (const r of records) {
+    if (!matches(r)) continue;
+    if (total >= offset && items.length < limit) items.push(r);
+    total++;
+  }
+  return { items, total };
+}
+
+const contains = (query: unknown) => {
+  const q = typeof query === 'string' ? query.toLowerCase() : '';
+  return (text: string) => !q || text.toLowerCase().includes(q);
+};
+
+export function dataHandlers(platform: Platform): Pick<Handlers<PathOperations>, DataOperation> {
+  const tenant = (input: { params: { tenantId: string } }) => platform.tenant(input.params.tenantId);
+  const offsetOf = (input: { query: { offset?: number } }) => Number(input.query.offset ?? 0);
+  return {
+    listTenants: (_req, _res) =>
+      ok({
+        tenants: [...platform.tenants.values()].sort((a, b) => a.id.localeCompare(b.id)).map(tenantView),
+      }),
+
+    listTenantUsers: (_req, _res, input) => {
+      const t = tenant(input);
+      const q = typeof input.query.query === 'string' ? input.query.query.toLowerCase() : '';
+      const limit = input.query.limit === undefined ? Number.POSITIVE_INFINITY : Number(input.query.limit);
+      const { items, total } = page(
+        t.users.values(),
+        (u) => !q || userText(u).includes(q),
+        offsetOf(input),
+        limit,
+      );
+      return ok({
+        users: items.map((u) => ({ id: u.id, apiId: u.apiId, name: u.name, email: u.email, role: u.role })),
+        total,
+      });
+    },
+
+    getTenantUser: (_req, _res, input) => {
+      const t = tenant(input);
+      const u = t.users.get(Number(input.params.userId));
+      if (!u)
+        return errorAnswer({
+          status: 404,
+          code: 'NOT_FOUND',
+          message: `User ${input.params.userId} not found.`,
+        });
+      const now = platform.now();
+      return ok({
+        user: { id: u.id, apiId: u.apiId, name: u.name, email: u.email, role: u.role },
+        banned: u.isBanned,
+        groups: u.groupIds.flatMap((id) => {
+          const g = t.groups.get(id);
+          return g ? [{ id: g.id, name: g.name }] : [];
+        }),
+        assignments: t
+          .assignmentsOfUser(u.id)
+          .sort((a, b) => a.assignedAt - b.assignedAt || a.id - b.id)
+          .map((a) => assignmentView(t, a, now)),
+      });
+    },
+
+    listTenantGroups: (_req, _res, input) => {
+      const t = tenant(input);
+      const named = contains(input.query.query);
+      const { items, total } = page(
+        t.groups.values(),
+        (g) => named(g.name),
+        offsetOf(input),
+        Number(input.query.limit),
+      );
+      return ok({
+        groups: items.map((g) => ({
+          id: g.id,
+          name: g.name,
+          parentId: g.parentId,
+          members: g.memberIds.length,
+        })),
+        total,
+      });
+    },
+
+    listTenantCourses: (_req, _res, input) => {
+      const t = tenant(input);
+      const named = contains(input.query.query);
+      const { items, total } = page(
+        t.courses.values(),
+        (c) => named(c.name),
+        offsetOf(input),
+        Number(input.query.limit),
+      );
+      return ok({
+        courses: items.map((c) => ({
+          id: c.id,
+          name: c.name,
+          isDraft: c.isDraft,
+          publishedAt: c.publishedAt,
+          ownerId: c.ownerId,
+          assigned: t.assignmentsOfCourse(c.id).length,
+        })),
+        total,
+      });
+    },
+
+    listAiJobs: (_req, _res, input) => {
+      const t = tenant(input);
+      const now = platform.now();
+      const jobs = [...t.jobs.values()]
+        .reverse()
+        .slice(0, Number(input.query.limit))
+        .map((j) => {
+          // A due job is settled when a client reads it; its state now is already decided.
+          const due = jobIsDue(j, now);
+          return {
+            id: j.id,
+            status: due ? (j.failWith ? ('failed' as const) : ('completed' as const)) : j.status,
+            createdAt: j.createdAt,
+            completesAt: j.completesAt,
+            userId: j.userId,
+            prompt: j.prompt,
+            courseId: j.result?.courseId ?? null,
+            error: due && j.failWith ? j.failWith : (j.error?.message ?? null),
+          };
+        });
+      return ok({ jobs });
+    },
+  };
+}

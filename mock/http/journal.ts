@@ -1,0 +1,496 @@
+// The request journal (admin API, "Journal"): what each client sent and what the mock answered, for
+// a person asking "what did my client send?" — URL with query, headers with keys masked, bodies (cut
+// at BODY_LIMIT), the matched operation, the caller, and whether both sides kept the contract. It is
+// a ring of the last `size` requests, outside the platform state: it describes this run only.
+import type { NextFunction, Request, Response } from 'express';
+import { formatErrors, resolveRef, SpecSchemas } from '../../lib/openapi-schemas.ts';
+import { MCP_USER_AGENT } from '../../mcp-server/backend.ts';
+import { toIso } from '../domain/clock.ts';
+import { findKey, keyDigest } from '../domain/mcp-keys.ts';
+import type { Platform } from '../domain/platform.ts';
+import type { Specs } from '../specs.ts';
+import type { InputProblem } from './contract.ts';
+import { describeProblems } from './error-body.ts';
+
+/** Requests kept by default (`--journal-size`). */
+export const DEFAULT_JOURNAL_SIZE = 1000;
+/** The most a journal may be asked to hold: each request may keep two bodies of BODY_LIMIT. */
+export const MAX_JOURNAL_SIZE = 100_000;
+/** Bodies are kept up to this many bytes, then cut with a note (1000 requests × 2 × 32 KB ≤ 64 MB). */
+export const BODY_LIMIT = 32 * 1024;
+/** Headers holding credentials: shown as their last 4 characters only. */
+const SECRET_HEADERS = new Set(['x-api-key', 'x-mcp-key', 'authorization', 'cookie', 'set-cookie']);
+
+export type JournalApi = 'v1' | 'v2' | 'mcp' | 'admin' | 'other';
+type ContractApi = 'v1' | 'v2' | 'admin';
+// biome-ignore lint/suspicious/noExplicitAny: bundled OpenAPI documents are walked generically.
+type Node = Record<string, any>;
+
+export interface JournalCaller {
+  tenantId: string | null;
+  keyId: string | null;
+  userId: string | null;
+}
+
+export interface JournalVerdict {
+  request: 'valid' | 'invalid' | 'unchecked';
+  response: 'valid' | 'invalid' | 'unchecked';
+  errors: string[];
+}
+
+export interface JournalMessage {
+  headers: Record<string, string>;
+  body: unknown;
+  bodySize: number;
+  bodyNote: string | null;
+}
+
+export interface JournalEntry {
+  id: string;
+  at: string;
+  virtualAt: string;
+  method: string;
+  path: string;
+  url: string;
+  status: number;
+  latencyMs: number;
+  api: JournalApi;
+  operationId: string | null;
+  caller: JournalCaller | null;
+  verdict: JournalVerdict;
+}
+
+export interface JournalFilter {
+  api?: JournalApi;
+  method?: string;
+  minStatus?: number;
+  maxStatus?: number;
+  path?: string;
+  operationId?: string;
+  caller?: string;
+}
+
+/** What the journal keeps of one request; the verdict on the answer is worked out when first read. */
+interface Stored {
+  seq: number;
+  atMs: number;
+  virtualAt: number;
+  method: string;
+  path: string;
+  url: string;
+  status: number;
+  latencyMs: number;
+  api: JournalApi;
+  operationId: string | null;
+  caller: JournalCaller | null;
+  inputProblems: InputProblem[] | null;
+  request: JournalMessage;
+  response: JournalMessage & { text: string | null };
+  verdict?: JournalVerdict;
+}
+
+/** What an upload handler tells the journal about the file it received (the body is not kept). */
+export interface UploadSummary {
+  name: string;
+  type: string;
+  size: number;
+}
+const uploads = new WeakMap<Request, UploadSummary>();
+/** Called by an upload handler: the journal shows this summary instead of the multipart body. */
+export const noteUpload = (req: Request, summary: UploadSummary) => uploads.set(req, summary);
+
+/** Which API a request path belongs to (the MCP tool server's v2 requests are `mcp`). */
+export function journalApiOf(path: string, userAgent: string | undefined): JournalApi {
+  if (path.startsWith('/openapi/v1')) return 'v1';
+  if (path.startsWith('/api/v2')) return userAgent?.startsWith(MCP_USER_AGENT) ? 'mcp' : 'v2';
+  if (path.startsWith('/__admin')) return 'admin';
+  return 'other';
+}
+
+/** `••••abcd`: enough to tell keys apart, not enough to use one. */
+export const mask = (value: string) => `••••${value.slice(-4)}`;
+
+function headersOf(raw: Record<string, string | string[] | number | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    if (value === undefined) continue;
+    const text = Array.isArray(value) ? value.join(', ') : String(value);
+    const key = name.toLowerCase();
+    out[key] = SECRET_HEADERS.has(key) ? mask(text) : text;
+  }
+  return out;
+}
+
+const isText = (type: string) => /json|text|xml|javascript|html|csv|yaml|x-www-form-urlencoded/.test(type);
+
+/** A body as the journal shows it: parsed JSON, else text, cut at BODY_LIMIT with a note. */
+function bodyOf(text: string, size: number, type: string): Pick<JournalMessage, 'body' | 'bodyNote'> {
+  if (size > BODY_LIMIT)
+    return { body: text.slice(0, BODY_LIMIT), bodyNote: `cut at ${BODY_LIMIT} of ${size} bytes` };
+  if (type.includes('json')) {
+    try {
+      return { body: JSON.parse(text), bodyNote: null };
+    } catch {
+      return { body: text, bodyNote: 'not valid JSON; shown as text' };
+    }
+  }
+  return { body: text === '' ? null : text, bodyNote: null };
+}
+
+function requestBodyOf(req: Request): Omit<JournalMessage, 'headers'> {
+  const type = String(req.get('content-type') ?? '');
+  const declared = Number(req.get('content-length') ?? 0);
+  const upload = uploads.get(req);
+  if (upload)
+    return {
+      body: { upload },
+      bodySize: declared || upload.size,
+      bodyNote: `an upload: ${upload.name} (${upload.type}, ${upload.size} bytes); the file is not kept`,
+    };
+  if (declared === 0 && req.get('transfer-encoding') === undefined)
+    return { body: null, bodySize: 0, bodyNote: null };
+  if (type.startsWith('multipart/'))
+    return { body: null, bodySize: declared, bodyNote: `a multipart body of ${declared} bytes, not read` };
+  // express.json parsed it (after this middleware, before the answer): keep what the handler saw.
+  if (req.body !== undefined && type.includes('json')) {
+    const text = JSON.stringify(req.body) ?? '';
+    const size = declared || Buffer.byteLength(text);
+    return { ...bodyOf(text, Buffer.byteLength(text), 'application/json'), bodySize: size };
+  }
+  return {
+    body: null,
+    bodySize: declared,
+    bodyNote: `a ${type || 'untyped'} body that the mock did not read`,
+  };
+}
+
+/**
+ * The caller named by a request's credentials: the site API key's tenant (v1), or the MCP key's
+ * tenant, id and owner (v2), whether or not the request was then refused (a read-only key's write
+ * is still that key's). Keys are compared as the pipeline compares them (hash, constant time).
+ */
+export function callerOfCredentials(platform: Platform, req: Request): JournalCaller | null {
+  const mcpKey = req.get('x-mcp-key');
+  if (mcpKey) {
+    const digest = keyDigest(mcpKey);
+    for (const tenant of platform.tenants.values()) {
+      const key = findKey(tenant.keysByDigest, digest);
+      if (key)
+        return { tenantId: tenant.id, keyId: key.id, userId: tenant.users.get(key.userId)?.apiId ?? null };
+    }
+  }
+  const siteKey = req.get('x-api-key');
+  const tenant = siteKey ? platform.tenantBySiteKey(siteKey) : undefined;
+  return tenant ? { tenantId: tenant.id, keyId: null, userId: null } : null;
+}
+
+/** Every request the console fetches from the journal would otherwise fill it with itself. */
+const unrecorded = (method: string, path: string) =>
+  (method === 'GET' && path.startsWith('/__admin/journal')) ||
+  path === '/console' ||
+  path.startsWith('/console/');
+
+export interface JournalOptions {
+  size?: number;
+  specs: Specs;
+  /** The virtual clock, Unix seconds. */
+  now: () => number;
+  /** Who a request's credentials name (callerOfCredentials over the platform); none without it. */
+  identify?: (req: Request) => JournalCaller | null;
+  version: string;
+}
+
+export class RequestJournal {
+  readonly size: number;
+  private readonly ring: (Stored | undefined)[];
+  private next = 0;
+  private seq = 0;
+  private readonly schemas = new Map<ContractApi, SpecSchemas>();
+  private operations?: Map<string, { path: string; method: string; operation: Node }>;
+
+  constructor(private readonly options: JournalOptions) {
+    this.size = options.size ?? DEFAULT_JOURNAL_SIZE;
+    if (!Number.isInteger(this.size) || this.size < 1 || this.size > MAX_JOURNAL_SIZE)
+      throw new Error(`the journal size is a whole number from 1 to ${MAX_JOURNAL_SIZE}, not ${this.size}`);
+    this.ring = new Array(this.size);
+  }
+
+  /** Express middleware, first in the chain: keeps each request and its answer once the answer is sent. */
+  record = (req: Request, res: Response, next: NextFunction) => {
+    // Read now: routers mounted below rewrite `req.url` while they handle the request.
+    const { method, path, originalUrl } = req;
+    if (unrecorded(method, path)) return next();
+    const started = performance.now();
+    const atMs = Date.now();
+    const virtualAt = this.options.now();
+    const requestHeaders = headersOf(req.headers);
+    const captured: Buffer[] = [];
+    let capturedBytes = 0;
+    let totalBytes = 0;
+    const keep = (chunk: unknown, encoding?: unknown) => {
+      if (chunk === undefined || chunk === null || typeof chunk === 'function') return;
+      const buffer = Buffer.isBuffer(chunk)
+        ? chunk
+        : Buffer.from(chunk as string, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
+      totalBytes += buffer.length;
+      if (capturedBytes < BODY_LIMIT) {
+        const part = buffer.subarray(0, BODY_LIMIT - capturedBytes);
+        captured.push(part);
+        capturedBytes += part.length;
+      }
+    };
+    const write = res.write.bind(res) as (...args: unknown[]) => boolean;
+    const end = res.end.bind(res) as (...args: unknown[]) => Response;
+    res.write = ((chunk: unknown, ...rest: unknown[]) => {
+      keep(chunk, rest[0]);
+      return write(chunk, ...rest);
+    }) as Response['write'];
+    res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+      keep(chunk, rest[0]);
+      return end(chunk, ...rest);
+    }) as Response['end'];
+
+    res.on('finish', () => {
+      const responseType = String(res.get('content-type') ?? '');
+      const text = Buffer.concat(captured).toString('utf8');
+      const shown = isText(responseType)
+        ? bodyOf(text, totalBytes, responseType)
+        : {
+            body: null,
+            bodyNote: totalBytes ? `${totalBytes} bytes of ${responseType || 'untyped'} data` : null,
+          };
+      this.ring[this.next] = {
+        seq: ++this.seq,
+        atMs,
+        virtualAt,
+        method,
+        path,
+        url: originalUrl,
+        status: res.statusCode,
+        latencyMs: performance.now() - started,
+        api: journalApiOf(path, req.get('user-agent')),
+        operationId: (res.locals.operationId as string | undefined) ?? null,
+        caller: this.options.identify?.(req) ?? null,
+        inputProblems: (res.locals.inputProblems as InputProblem[] | undefined) ?? null,
+        request: { headers: requestHeaders, ...requestBodyOf(req) },
+        response: {
+          headers: headersOf(res.getHeaders() as Record<string, string | string[] | number>),
+          ...shown,
+          bodySize: totalBytes,
+          text: totalBytes <= BODY_LIMIT && isText(responseType) ? text : null,
+        },
+      };
+      this.next = (this.next + 1) % this.size;
+    });
+    next();
+  };
+
+  /** How many requests the journal holds now. */
+  get held(): number {
+    return Math.min(this.seq, this.size);
+  }
+
+  /** Newest first, those that pass the filter, at most `limit`. */
+  list(filter: JournalFilter, limit: number): JournalEntry[] {
+    return this.select(filter, limit).map((s) => this.entryOf(s));
+  }
+
+  detail(id: string): { entry: JournalEntry; request: JournalMessage; response: JournalMessage } | undefined {
+    const seq = Number(id.slice('req_'.length));
+    const stored = this.newestFirst().find((s) => s.seq === seq);
+    if (!stored) return undefined;
+    const { text: _text, ...response } = stored.response;
+    return { entry: this.entryOf(stored), request: stored.request, response };
+  }
+
+  /** HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/), oldest first; `origin` makes URLs absolute. */
+  har(filter: JournalFilter, limit: number, origin: string) {
+    const entries = this.select(filter, limit)
+      .reverse()
+      .map((s) => {
+        const entry = this.entryOf(s);
+        const query = new URL(s.url, origin).searchParams;
+        const bodyText = (m: JournalMessage) =>
+          m.body === null || m.body === undefined
+            ? ''
+            : typeof m.body === 'string'
+              ? m.body
+              : JSON.stringify(m.body);
+        const pairs = (headers: Record<string, string>) =>
+          Object.entries(headers).map(([name, value]) => ({ name, value }));
+        const requestType = s.request.headers['content-type'] ?? '';
+        const responseType = s.response.headers['content-type'] ?? '';
+        return {
+          startedDateTime: new Date(s.atMs).toISOString(),
+          time: entry.latencyMs,
+          request: {
+            method: s.method,
+            url: new URL(s.url, origin).toString(),
+            httpVersion: 'HTTP/1.1',
+            headers: pairs(s.request.headers),
+            queryString: [...query].map(([name, value]) => ({ name, value })),
+            ...(s.request.bodySize
+              ? {
+                  postData: {
+                    mimeType: requestType,
+                    text: bodyText(s.request),
+                    ...(s.request.bodyNote ? { comment: s.request.bodyNote } : {}),
+                  },
+                }
+              : {}),
+            headersSize: -1 as const,
+            bodySize: s.request.bodySize,
+          },
+          response: {
+            status: s.status,
+            statusText: '',
+            httpVersion: 'HTTP/1.1',
+            headers: pairs(s.response.headers),
+            content: {
+              size: s.response.bodySize,
+              mimeType: responseType,
+              text: bodyText(s.response),
+              ...(s.response.bodyNote ? { comment: s.response.bodyNote } : {}),
+            },
+            redirectURL: s.response.headers.location ?? '',
+            headersSize: -1 as const,
+            bodySize: s.response.bodySize,
+          },
+          cache: {},
+          timings: { send: 0, wait: entry.latencyMs, receive: 0 },
+          comment: `${entry.id} ${entry.operationId ?? 'no operation'}; ${
+            entry.verdict.errors.length
+              ? `contract departed: ${entry.verdict.errors.join('; ')}`
+              : 'contract kept'
+          }`,
+        };
+      });
+    return {
+      log: {
+        version: '1.2' as const,
+        creator: { name: 'lmskit mock', version: this.options.version },
+        entries,
+      },
+    };
+  }
+
+  private newestFirst(): Stored[] {
+    const out: Stored[] = [];
+    for (let i = 1; i <= this.size; i++) {
+      const s = this.ring[(this.next - i + this.size) % this.size];
+      if (s) out.push(s);
+    }
+    return out;
+  }
+
+  private select(filter: JournalFilter, limit: number): Stored[] {
+    const out: Stored[] = [];
+    for (const s of this.newestFirst()) {
+      if (out.length >= limit) break;
+      if (filter.api && s.api !== filter.api) continue;
+      if (filter.method && s.method !== filter.method) continue;
+      if (filter.minStatus !== undefined && s.status < filter.minStatus) continue;
+      if (filter.maxStatus !== undefined && s.status > filter.maxStatus) continue;
+      if (filter.path && !s.path.includes(filter.path)) continue;
+      if (filter.operationId && s.operationId !== filter.operationId) continue;
+      if (
+        filter.caller &&
+        !(s.caller && [s.caller.tenantId, s.caller.keyId, s.caller.userId].includes(filter.caller))
+      )
+        continue;
+      out.push(s);
+    }
+    return out;
+  }
+
+  private entryOf(s: Stored): JournalEntry {
+    return {
+      id: `req_${s.seq}`,
+      at: new Date(s.atMs).toISOString(),
+      virtualAt: toIso(s.virtualAt),
+      method: s.method,
+      path: s.path,
+      url: s.url,
+      status: s.status,
+      latencyMs: Math.round(s.latencyMs * 1000) / 1000,
+      api: s.api,
+      operationId: s.operationId,
+      caller: s.caller,
+      verdict: this.verdictOf(s),
+    };
+  }
+
+  private verdictOf(s: Stored): JournalVerdict {
+    if (!s.verdict) s.verdict = this.judge(s);
+    return s.verdict;
+  }
+
+  /** The request's verdict is the contract router's; the answer is checked here, once, when first read. */
+  private judge(s: Stored): JournalVerdict {
+    const errors: string[] = [];
+    const request = s.operationId === null ? 'unchecked' : s.inputProblems ? 'invalid' : 'valid';
+    if (s.inputProblems) errors.push(...describeProblems(s.inputProblems).split('; '));
+    const api: ContractApi | null = s.api === 'mcp' ? 'v2' : s.api === 'other' ? null : s.api;
+    const found = api && s.operationId ? this.operation(api, s.operationId) : undefined;
+    if (!api || !found) return { request, response: 'unchecked', errors };
+    const spec = this.options.specs[api] as Node;
+    const responses = found.operation.responses as Node;
+    const key = responses[String(s.status)] ? String(s.status) : responses.default ? 'default' : null;
+    if (!key)
+      return { request, response: 'invalid', errors: [...errors, `status ${s.status} is not documented`] };
+    const documented = resolveRef(spec, responses[key] as Node);
+    const content = documented?.content as Node | undefined;
+    const type = s.response.headers['content-type'] ?? '';
+    if (!content || !type.includes('json') || s.response.text === null)
+      return { request, response: s.response.text === null && content ? 'unchecked' : 'valid', errors };
+    if (!content['application/json']?.schema)
+      return {
+        request,
+        response: 'invalid',
+        errors: [...errors, `status ${s.status} documents no JSON body`],
+      };
+    const response = responses[key] as Node;
+    const at = response.$ref
+      ? [...(response.$ref as string).slice(2).split('/'), 'content', 'application/json', 'schema']
+      : ['paths', found.path, found.method, 'responses', key, 'content', 'application/json', 'schema'];
+    let body: unknown;
+    try {
+      body = JSON.parse(s.response.text);
+    } catch {
+      return { request, response: 'invalid', errors: [...errors, 'the answer is not valid JSON'] };
+    }
+    const departures = formatErrors(this.schemasOf(api).errors(at, body));
+    return {
+      request,
+      response: departures.length ? 'invalid' : 'valid',
+      errors: [...errors, ...departures.map((d) => `answer ${d}`)],
+    };
+  }
+
+  private schemasOf(api: ContractApi): SpecSchemas {
+    let schemas = this.schemas.get(api);
+    if (!schemas) {
+      schemas = new SpecSchemas(this.options.specs[api]);
+      this.schemas.set(api, schemas);
+    }
+    return schemas;
+  }
+
+  private operation(api: ContractApi, operationId: string) {
+    if (!this.operations) {
+      this.operations = new Map();
+      for (const name of ['v1', 'v2', 'admin'] as const) {
+        const paths = (this.options.specs[name] as Node).paths as Node;
+        for (const [path, item] of Object.entries(paths))
+          for (const method of ['get', 'put', 'post', 'delete', 'patch'])
+            if (item[method])
+              this.operations.set(`${name} ${item[method].operationId}`, {
+                path,
+                method,
+                operation: item[method],
+              });
+      }
+    }
+    return this.operations.get(`${api} ${operationId}`);
+  }
+}

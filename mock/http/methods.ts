@@ -1,0 +1,70 @@
+// Which methods a path has, from the contracts: a method a known path does not have is a 405 with
+// `Allow` (RFC 9110, 15.5.6), not a 404 "No route" — the path exists, the method does not — and
+// `OPTIONS` answers that path's own methods. Express would otherwise answer OPTIONS with the methods
+// of every route the URL matches, so `/api/v2/courses/clone` would also advertise the GET of
+// `/courses/{courseId}`; here the most specific path of the contract decides, as in contract.ts.
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { sendError } from './error-body.ts';
+import { sendV1Error } from './v1/errors.ts';
+
+// biome-ignore lint/suspicious/noExplicitAny: bundled OpenAPI documents are walked generically.
+type Spec = Record<string, any>;
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
+
+interface KnownPath {
+  /** Matches the request path below the API's prefix, as Express does: any case, a trailing slash allowed. */
+  pattern: RegExp;
+  /** Literal segments before templated ones, so `/courses/clone` wins over `/courses/{courseId}`. */
+  specificity: string;
+  allow: string[];
+}
+
+export interface ApiMount {
+  prefix: string;
+  spec: Spec;
+  /** v1 answers `{status, message}`, the others `{error, code}`. */
+  shape: 'v1' | 'error-code';
+}
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+function knownPaths(spec: Spec): KnownPath[] {
+  return Object.entries(spec.paths as Spec)
+    .map(([path, item]) => {
+      const methods = METHODS.filter((m) => item[m]).map((m) => m.toUpperCase());
+      // Express answers HEAD with the GET handler; every path answers OPTIONS here.
+      const allow = [...methods, ...(methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'];
+      const segments = path.split('/').map((s) => (s.startsWith('{') ? '[^/]+' : escapeRegExp(s)));
+      return {
+        pattern: new RegExp(`^${segments.join('/')}/?$`, 'i'),
+        specificity: path
+          .split('/')
+          .map((s) => (s.startsWith('{') ? '1' : '0'))
+          .join(''),
+        allow,
+      };
+    })
+    .sort((a, b) => a.specificity.localeCompare(b.specificity));
+}
+
+/** Answers OPTIONS and wrong methods of the contracts' paths; everything else passes on to the routers. */
+export function methodsOfPaths(mounts: ApiMount[]): RequestHandler {
+  const apis = mounts.map((m) => ({ ...m, paths: knownPaths(m.spec) }));
+  return (req: Request, res: Response, next: NextFunction) => {
+    const api = apis.find((a) => req.path === a.prefix || req.path.startsWith(`${a.prefix}/`));
+    if (!api) return next();
+    const rest = req.path.slice(api.prefix.length) || '/';
+    const known = api.paths.find((p) => p.pattern.test(rest));
+    if (!known) return next();
+    if (req.method === 'OPTIONS') {
+      res.set('Allow', known.allow.join(', ')).status(204).end();
+      return;
+    }
+    if (known.allow.includes(req.method)) return next();
+    res.set('Allow', known.allow.join(', '));
+    const message = `${req.method} is not allowed on ${req.path}; it allows ${known.allow.join(', ')}`;
+    if (api.shape === 'v1') sendV1Error(res, { status: 405, message });
+    else sendError(res, { status: 405, code: 'METHOD_NOT_ALLOWED', message });
+  };
+}

@@ -1,0 +1,235 @@
+// The console (docs/console.md) in headless Chromium against the real `lmskit mock` process: signed in
+// from the banner's link, each page clicked through, waiting on what the page shows. The pages must
+// make no request to any other host (offline).
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from './browser.ts';
+import { freePort, type RunningProcess, startLmskit } from './e2e/process.ts';
+
+let mock: RunningProcess;
+let browser: Browser;
+let page: Page;
+let base: string;
+let consoleLink: string;
+let siteKey: string;
+let writeKey: string;
+const foreign: string[] = [];
+const pageErrors: string[] = [];
+
+const banner = (pattern: RegExp) => {
+  const match = pattern.exec(mock.output());
+  if (!match?.[1]) throw new Error(`the banner has no ${pattern}:\n${mock.output()}`);
+  return match[1];
+};
+
+beforeAll(async () => {
+  const port = await freePort();
+  mock = await startLmskit(['mock', '--port', String(port)], /^ {2}state: /m);
+  base = `http://127.0.0.1:${port}`;
+  consoleLink = banner(/^ {2}console: (\S+)$/m);
+  siteKey = banner(/X-API-KEY (\S+)/);
+  writeKey = banner(/MCP key \(read\+write, [^)]+\): X-MCP-Key (\S+)/);
+  browser = await launchBrowser();
+  page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  page.on('request', (request) => {
+    if (!request.url().startsWith(base)) foreign.push(request.url());
+  });
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+});
+
+afterAll(async () => {
+  await browser?.close();
+  mock?.child.kill('SIGTERM');
+  await mock?.exited;
+});
+
+const open = async (name: string) => {
+  await page.click(`nav[aria-label="Pages"] a[href="#${name}"]`);
+  await page.locator(`nav[aria-label="Pages"] a[href="#${name}"][aria-current="page"]`).waitFor();
+};
+const v2 = (path: string, init: { method?: string; json?: unknown } = {}) =>
+  fetch(`${base}/api/v2${path}`, {
+    method: init.method ?? 'GET',
+    headers: { 'x-mcp-key': writeKey, 'content-type': 'application/json' },
+    ...(init.json !== undefined ? { body: JSON.stringify(init.json) } : {}),
+  });
+
+describe('the console (docs/console.md)', () => {
+  it('opens signed in from the banner’s link, with the token gone from the address bar', async () => {
+    expect(consoleLink).toMatch(/\/console\/#token=/);
+    await fetch(`${base}/openapi/v1/courses?limit=2`, { headers: { 'x-api-key': siteKey } });
+    await page.goto(consoleLink);
+    await page.locator('nav[aria-label="Pages"] a[href="#requests"][aria-current="page"]').waitFor();
+    expect(page.url()).not.toContain('token=');
+    // What did my client send? The v1 request is listed, and one click shows it in full.
+    const row = page.locator('table.journal tbody tr', { hasText: '/openapi/v1/courses?limit=2' });
+    await row.click();
+    const detail = page.locator('article[aria-label="Request detail"]');
+    await detail.locator('[aria-label="Request"]', { hasText: 'x-api-key' }).waitFor();
+    expect(await detail.locator('[aria-label="Request"]').innerText()).toContain(`••••${siteKey.slice(-4)}`);
+    expect(await detail.locator('[aria-label="Request"]').innerText()).not.toContain(siteKey);
+    expect(await detail.locator('[aria-label="Contract verdict"]').innerText()).toContain('answer valid');
+    await detail.getByRole('button', { name: 'Copy as curl' }).click();
+    const curl = await detail.locator('pre[aria-label="curl command"]').innerText();
+    expect(curl).toContain(`curl -X GET '${base}/openapi/v1/courses?limit=2'`);
+    expect(curl).toContain(`x-api-key: <x-api-key ending ${siteKey.slice(-4)}>`);
+  });
+
+  it('switches the tenant to read, and Requests shows the v2 write it refuses with 403 and its code', async () => {
+    await open('tenant');
+    const access = page.locator('fieldset[aria-label="Licence"] select');
+    await access.selectOption('read');
+    await page.locator('p[aria-label="Licence in force"]', { hasText: 'access read' }).waitFor();
+    const refused = await v2('/users/banned', { method: 'POST', json: { userId: 13 } });
+    expect(refused.status).toBe(403);
+    const { code } = (await refused.json()) as { code: string };
+
+    await open('requests');
+    await page.locator('form[aria-label="Filters"] select').first().selectOption('v2');
+    await page
+      .locator('form[aria-label="Filters"] label', { hasText: 'Status' })
+      .locator('select')
+      .selectOption('4xx');
+    const row = page.locator('table.journal tbody tr', { hasText: '/api/v2/users/banned' }).first();
+    await row.locator('td.status', { hasText: '403' }).waitFor();
+    await row.click();
+    await page
+      .locator('article[aria-label="Request detail"] [aria-label="Response"]', { hasText: code })
+      .waitFor();
+    expect(await page.locator('table.journal tbody tr').evaluateAll((rows) => rows.length)).toBeGreaterThan(
+      0,
+    );
+    for (const status of await page.locator('table.journal tbody td.status').allInnerTexts())
+      expect(Number(status)).toBeGreaterThanOrEqual(400);
+
+    await open('tenant');
+    await access.selectOption('full');
+    await page.locator('p[aria-label="Licence in force"]', { hasText: 'access full' }).waitFor();
+  });
+
+  it('creates an MCP key shown once, and revokes it', async () => {
+    await page.locator('form[aria-label="New MCP key"]').getByRole('button', { name: 'Create key' }).click();
+    const shown = await page.locator('p.once code').innerText();
+    expect(shown).toMatch(/^lmcp_/);
+    const id = await page.locator('p.once .key-id').innerText();
+    const fresh = page.locator(`table[aria-label="MCP keys"] tr[data-id="${id}"]`);
+    await fresh.getByRole('button', { name: 'Revoke' }).click();
+    await page
+      .locator(`table[aria-label="MCP keys"] tr[data-id="${id}"] button`)
+      .waitFor({ state: 'detached' });
+    expect(
+      await page.locator(`table[aria-label="MCP keys"] tr[data-id="${id}"] td`).nth(5).innerText(),
+    ).toMatch(/^\d{4}-/);
+  });
+
+  it('advances the clock and sees a generation job complete', async () => {
+    const started = await v2('/ai/courses/generate', {
+      method: 'POST',
+      json: { prompt: 'Fire safety for warehouse staff' },
+    });
+    expect(started.status).toBeLessThan(300);
+    await open('time');
+    const job = page
+      .locator('table[aria-label="Generation jobs"] tbody tr', { hasText: 'Fire safety' })
+      .first();
+    await job.locator('td.state', { hasText: 'queued' }).waitFor();
+    await page.getByRole('button', { name: '+1 hour' }).click();
+    await job.locator('td.state', { hasText: 'completed' }).waitFor();
+  });
+
+  it('pages and searches users, shows a learner’s assignments, plays progress and publishes a draft', async () => {
+    await open('data');
+    await page.locator('input[aria-label="Search users"]').fill('lena');
+    const lena = page.locator('table[aria-label="users"] tbody tr', { hasText: 'lena@' });
+    await page.locator('span[aria-label="Page"]', { hasText: 'of 1' }).waitFor();
+    await lena.click();
+    const detail = page.locator('article[aria-label="User detail"]');
+    await detail.locator('h3', { hasText: 'Lena' }).waitFor();
+    const startable = detail
+      .locator('tbody tr', { has: page.getByRole('button', { name: 'Start' }) })
+      .first();
+    if (await startable.count()) {
+      const courseId = await startable.getAttribute('data-id');
+      await startable.getByRole('button', { name: 'Start' }).click();
+      await detail.locator(`tr[data-id="${courseId}"] td`, { hasText: 'inProgress' }).waitFor();
+    }
+    // A draft to publish, found through the admin API the console uses, then searched for in the page.
+    const token = decodeURIComponent(consoleLink.split('#token=')[1] ?? '');
+    const listed = await fetch(`${base}/__admin/tenants/demo/courses?limit=1000`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const { courses } = (await listed.json()) as {
+      courses: { id: number; name: string; isDraft: boolean }[];
+    };
+    const draft = courses.find((c) => c.isDraft);
+    if (!draft) throw new Error('the demo seed has no draft course');
+    // Publishing is an event the webhooks test below expects to see delivered.
+    await open('webhooks');
+    const receiver = await startReceiver();
+    try {
+      await page.locator('form[aria-label="New receiver"] input').first().fill(receiver.url);
+      await page.locator('form[aria-label="New receiver"] input').nth(1).fill('console-test-secret');
+      await page.getByRole('button', { name: 'Add receiver' }).click();
+      await page.locator('table[aria-label="Receivers"] tbody tr', { hasText: receiver.url }).waitFor();
+
+      await open('data');
+      await page.getByRole('button', { name: 'courses' }).click();
+      await page.locator('input[aria-label="Search courses"]').fill(draft.name);
+      const row = page.locator(`table[aria-label="courses"] tbody tr[data-id="${draft.id}"]`);
+      await row.getByRole('button', { name: 'Publish' }).click();
+      await row.locator('td', { hasText: 'published' }).waitFor();
+
+      await open('webhooks');
+      await page
+        .locator('table[aria-label="Deliveries"] tbody tr', { hasText: 'course.published' })
+        .locator('td.state', { hasText: 'delivered' })
+        .waitFor();
+      // The receiver got the signed event body, naming the course the console published.
+      const delivered = receiver
+        .received()
+        .map((b) => JSON.parse(b) as { body: { course?: { id: number } } });
+      expect(delivered.some((e) => e.body.course?.id === draft.id)).toBe(true);
+    } finally {
+      receiver.server.close();
+    }
+  });
+
+  it('adds and clears an injected fault', async () => {
+    await open('faults');
+    const form = page.locator('form[aria-label="New fault"]');
+    await form.locator('input[name="path"]').fill('/openapi/v1/courses');
+    await form.locator('input[name="status"]').fill('503');
+    await form.getByRole('button', { name: 'Add fault' }).click();
+    await page.locator('table[aria-label="Faults"] tbody tr', { hasText: '/openapi/v1/courses' }).waitFor();
+    const faulted = await fetch(`${base}/openapi/v1/courses`, { headers: { 'x-api-key': siteKey } });
+    expect(faulted.status).toBe(503);
+    await page.getByRole('button', { name: 'Clear all faults' }).click();
+    await page.locator('table[aria-label="Faults"] tbody tr').first().waitFor({ state: 'detached' });
+  });
+
+  it('made no request to any other host and raised no script error', () => {
+    expect(foreign).toEqual([]);
+    expect(pageErrors).toEqual([]);
+  });
+});
+
+/** A webhook receiver on a free loopback port that answers 200 and keeps each body. */
+async function startReceiver(): Promise<{ server: Server; url: string; received: () => string[] }> {
+  const bodies: string[] = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      bodies.push(body);
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    server,
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+    received: () => bodies,
+  };
+}

@@ -1,0 +1,231 @@
+// The request journal over HTTP (openapi/admin, tag Journal): what each client sent and what the mock
+// answered, filtered, in full by id, as HAR, bounded. Every answer of the journal itself is checked
+// against the admin contract by the harness.
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MCP_USER_AGENT } from '../../mcp-server/backend.ts';
+import { createApp } from '../../mock/app.ts';
+import { VirtualClock } from '../../mock/domain/clock.ts';
+import { Platform } from '../../mock/domain/platform.ts';
+import { BODY_LIMIT, RequestJournal } from '../../mock/http/journal.ts';
+import { loadSeed } from '../../mock/seed/index.ts';
+import { loadSpecs } from '../../mock/specs.ts';
+import { ADMIN_TOKEN, DEMO_SITE_API_KEY, type Harness, READ_KEY, startHarness } from './harness.ts';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(() => h.close());
+
+const journal = async (query = '') => {
+  const { status, body } = await h.admin(`/journal${query}`);
+  expect(status, JSON.stringify(body)).toBe(200);
+  return body as { requests: any[]; size: number; held: number };
+};
+const detail = async (id: string) => (await h.admin(`/journal/${id}`)).body;
+
+describe('what a client sent and what the mock answered (admin API, Journal)', () => {
+  it('keeps the URL with its query, the operation, the caller, the masked key and the answer', async () => {
+    await h.v1('/courses?limit=3');
+    const [entry] = (await journal('?api=v1&limit=1')).requests;
+    expect(entry).toMatchObject({
+      method: 'GET',
+      path: '/openapi/v1/courses',
+      url: '/openapi/v1/courses?limit=3',
+      status: 200,
+      api: 'v1',
+      operationId: 'listCourses',
+      caller: { tenantId: 'demo', keyId: null, userId: null },
+      verdict: { request: 'valid', response: 'valid', errors: [] },
+    });
+    expect(entry.id).toMatch(/^req_\d+$/);
+    expect(Date.parse(entry.virtualAt)).not.toBeNaN();
+    const full = await detail(entry.id);
+    expect(full.entry).toEqual(entry);
+    expect(full.request.headers['x-api-key']).toBe(`••••${DEMO_SITE_API_KEY.slice(-4)}`);
+    expect(JSON.stringify(full)).not.toContain(DEMO_SITE_API_KEY);
+    expect(full.response.headers['content-type']).toContain('application/json');
+    expect(Array.isArray(full.response.body) || typeof full.response.body === 'object').toBe(true);
+    expect(full.response.bodySize).toBeGreaterThan(0);
+  });
+
+  it('keeps a JSON request body and the v2 caller (tenant, key id, user) of a refused write', async () => {
+    const refused = await h.v2('/users/banned', { method: 'POST', json: { userId: 13 }, key: READ_KEY });
+    expect(refused.status).toBe(403);
+    const [entry] = (await journal('?api=v2&method=POST&limit=1')).requests;
+    const readKeyId = [...h.platform.tenant('demo').mcpKeys.values()].find((k) =>
+      READ_KEY.startsWith(k.prefix),
+    )?.id;
+    expect(entry).toMatchObject({
+      path: '/api/v2/users/banned',
+      status: 403,
+      caller: { tenantId: 'demo', keyId: readKeyId, userId: expect.any(String) },
+      verdict: { request: 'valid', response: 'valid' },
+    });
+    const full = await detail(entry.id);
+    expect(full.request.body).toEqual({ userId: 13 });
+    expect(full.request.headers['x-mcp-key']).toBe(`••••${READ_KEY.slice(-4)}`);
+    expect(full.response.body).toEqual(refused.body);
+  });
+
+  it('gives the contract router’s reasons when a request departs from the contract', async () => {
+    const bad = await h.v1('/users', { method: 'POST', json: { email: 'not-an-address' } });
+    expect(bad.status).toBe(400);
+    const [entry] = (await journal('?operationId=createUser&limit=1')).requests;
+    expect(entry.verdict.request).toBe('invalid');
+    expect(entry.verdict.errors.length).toBeGreaterThan(0);
+    expect(entry.verdict.errors.join(' ')).toMatch(/body/);
+  });
+
+  it('summarises an upload (name, type, size) instead of keeping the file', async () => {
+    const webp = Buffer.concat([Buffer.from('RIFF'), Buffer.from([4, 0, 0, 0]), Buffer.from('WEBPVP8 ')]);
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(webp)]), 'diagram.webp');
+    await h.v2('/chat/source-materials/upload', { method: 'POST', body: form });
+    const [entry] = (await journal('?path=/chat/source-materials/upload&limit=1')).requests;
+    const full = await detail(entry.id);
+    expect(full.request.body).toEqual({
+      upload: { name: 'diagram.webp', type: expect.any(String), size: webp.length },
+    });
+    expect(full.request.bodyNote).toMatch(/upload/);
+  });
+
+  it(`cuts a body over ${BODY_LIMIT} bytes and says so`, async () => {
+    const big = { firstName: 'x'.repeat(BODY_LIMIT + 100) };
+    await h.v1('/users', { method: 'POST', json: big });
+    const [entry] = (await journal('?operationId=createUser&limit=1')).requests;
+    const full = await detail(entry.id);
+    expect(typeof full.request.body).toBe('string');
+    expect(full.request.body.length).toBe(BODY_LIMIT);
+    expect(full.request.bodyNote).toMatch(/^cut at 32768 of \d+ bytes$/);
+  });
+
+  it('filters by api, method, status range, path, operation and caller, newest first', async () => {
+    await h.v1('/courses/2');
+    await h.v1('/courses/9999');
+    await h.v2('/users?query=lena');
+    const v1 = (await journal('?api=v1')).requests;
+    expect(v1.length).toBeGreaterThan(0);
+    expect(v1.every((e) => e.api === 'v1')).toBe(true);
+    expect(v1[0].path).toBe('/openapi/v1/courses/9999');
+    expect(v1[1].path).toBe('/openapi/v1/courses/2');
+    const errors = (await journal('?minStatus=400&maxStatus=499')).requests;
+    expect(errors.length).toBeGreaterThan(0);
+    expect(errors.every((e) => e.status >= 400 && e.status <= 499)).toBe(true);
+    expect((await journal('?path=/courses/99')).requests.map((e) => e.path)).toContain(
+      '/openapi/v1/courses/9999',
+    );
+    expect(
+      (await journal('?operationId=getCourse')).requests.every((e) => e.operationId === 'getCourse'),
+    ).toBe(true);
+    const mine = (await journal('?caller=demo')).requests;
+    expect(mine.some((e) => e.api === 'v2') && mine.some((e) => e.api === 'v1')).toBe(true);
+    expect((await journal('?caller=no-such-tenant')).requests).toEqual([]);
+    const times = v1.map((e) => Date.parse(e.at));
+    expect([...times].sort((a, b) => b - a)).toEqual(times);
+  });
+
+  it('tells the MCP tool server’s requests (its User-Agent) from direct v2 traffic as API mcp', async () => {
+    await h.v2('/users?query=lena', { headers: { 'user-agent': MCP_USER_AGENT } });
+    const [mcp] = (await journal('?api=mcp&limit=1')).requests;
+    expect(mcp).toMatchObject({
+      api: 'mcp',
+      url: '/api/v2/users?query=lena',
+      operationId: expect.any(String),
+    });
+    expect((await journal('?api=v2')).requests.map((e) => e.id)).not.toContain(mcp.id);
+  });
+
+  it('does not record its own reads, so a console polling it leaves it as it was', async () => {
+    const before = await journal();
+    await journal();
+    await journal('?api=v1');
+    const after = await journal();
+    expect(after.requests[0].id).toBe(before.requests[0].id);
+  });
+
+  it('refuses bad filters with 400 in the admin error shape', async () => {
+    for (const query of ['?minStatus=abc', '?api=v9', '?limit=0', '?method=FETCH']) {
+      const { status, body } = await h.admin(`/journal${query}`);
+      expect(status).toBe(400);
+      expect(body).toMatchObject({ code: 'VALIDATION_ERROR', error: expect.any(String) });
+    }
+    const missing = await h.admin('/journal/req_999999999');
+    expect(missing.status).toBe(404);
+    expect(missing.body.code).toBe('NOT_FOUND');
+  });
+
+  it('exports HAR 1.2 that keeps the filters, oldest first, with masked keys', async () => {
+    await h.v1('/courses/2?fields=id');
+    const { status, body, headers } = await h.admin('/journal/har?api=v1&limit=2');
+    expect(status).toBe(200);
+    expect(headers.get('content-disposition')).toContain('.har');
+    expect(body.log.version).toBe('1.2');
+    expect(body.log.entries).toHaveLength(2);
+    const last = body.log.entries[1];
+    expect(last.request.url).toBe(`${h.base}/openapi/v1/courses/2?fields=id`);
+    expect(last.request.queryString).toEqual([{ name: 'fields', value: 'id' }]);
+    expect(last.request.headers).toContainEqual({
+      name: 'x-api-key',
+      value: `••••${DEMO_SITE_API_KEY.slice(-4)}`,
+    });
+    expect(last.response.status).toBe(200);
+    expect(JSON.parse(last.response.content.text)).toMatchObject({ id: 2 });
+    expect(Date.parse(body.log.entries[0].startedDateTime)).toBeLessThanOrEqual(
+      Date.parse(last.startedDateTime),
+    );
+  });
+});
+
+describe('bounds and verdicts', () => {
+  it('holds only the last journalSize requests', async () => {
+    const state = loadSeed('demo');
+    const platform = new Platform(new VirtualClock({ start: state.now, frozen: true }), loadSeed);
+    platform.load(state);
+    const { app } = createApp({ platform, adminToken: ADMIN_TOKEN, journalSize: 3 });
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      for (const id of [1, 2, 3, 4, 5])
+        await fetch(`${base}/openapi/v1/courses/${id}`, { headers: { 'x-api-key': DEMO_SITE_API_KEY } });
+      const response = await fetch(`${base}/__admin/journal`, {
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+      });
+      const body = await response.json();
+      expect(body).toMatchObject({ size: 3, held: 3 });
+      expect(body.requests.map((e: { path: string }) => e.path)).toEqual([
+        '/openapi/v1/courses/5',
+        '/openapi/v1/courses/4',
+        '/openapi/v1/courses/3',
+      ]);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
+  it('judges an answer that departs from its operation’s documented schema as invalid, naming where', async () => {
+    // A stand-in handler that answers getCourse with a body the v1 contract does not allow.
+    const journal = new RequestJournal({ specs: loadSpecs(), now: () => 0, version: 'test' });
+    const app = express();
+    app.use(journal.record);
+    app.get('/openapi/v1/courses/:id', (_req, res) => {
+      res.locals.operationId = 'getCourse';
+      res.json({ id: 'not a number' });
+    });
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    try {
+      await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/openapi/v1/courses/1`);
+      const [entry] = journal.list({}, 1);
+      expect(entry?.verdict.request).toBe('valid');
+      expect(entry?.verdict.response).toBe('invalid');
+      expect(entry?.verdict.errors.some((e) => e.startsWith('answer '))).toBe(true);
+    } finally {
+      server.close();
+    }
+  });
+});

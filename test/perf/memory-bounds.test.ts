@@ -1,0 +1,50 @@
+// Memory that stays put under a long mixed load (docs/architecture.md, "A request through the mock"):
+// the answer cache and the failed-login limit stay within their bounds whatever is asked. Counts, not timings.
+import { describe, expect, it } from 'vitest';
+import { AnswerCache } from '../../mock/http/answer-cache.ts';
+import { FailedAuthLimiter } from '../../mock/http/v2/pipeline/failed-auth-limit.ts';
+
+const answer = (chars: number) => ({ type: 'application/json', body: 'x'.repeat(chars) });
+
+describe('the answer cache is bounded', () => {
+  it('keeps at most its number of entries, the oldest leaving first', () => {
+    const cache = new AnswerCache(10, 1_000_000);
+    for (let i = 0; i < 100; i++) cache.set(`k${i}`, answer(10));
+    expect(cache.size.entries).toBe(10);
+    expect(cache.get('k89')).toBeUndefined();
+    expect(cache.get('k90')?.body).toHaveLength(10);
+  });
+
+  it('keeps at most its characters, however few entries that makes', () => {
+    const cache = new AnswerCache(1000, 10_000);
+    for (let i = 0; i < 100; i++) cache.set(`k${i}`, answer(1_000));
+    expect(cache.size.chars).toBeLessThanOrEqual(10_000);
+    expect(cache.size.entries).toBe(10);
+    expect(cache.get('k99')).toBeDefined();
+  });
+
+  it('does not keep an answer larger than an eighth of the budget, and counts a replaced one once', () => {
+    const cache = new AnswerCache(1000, 8_000);
+    cache.set('big', answer(1_001));
+    expect(cache.get('big')).toBeUndefined();
+    cache.set('same', answer(500));
+    cache.set('same', answer(700));
+    expect(cache.size).toEqual({ entries: 1, chars: 700 });
+  });
+});
+
+describe('the failed-login limit forgets IPs whose window has passed (seed 000, Errors: MCP_AUTH_RATE_LIMITED)', () => {
+  it('keeps at most twice as many IPs as failed within the window, however many failed before', () => {
+    let now = 0;
+    const limiter = new FailedAuthLimiter(20, 300, () => now);
+    for (let phase = 0; phase < 10; phase++) {
+      now += 301_000; // the window of every earlier failure has passed
+      for (let i = 0; i < 10_000; i++) limiter.fail(`10.${phase}.${i >> 8}.${i & 255}`);
+    }
+    expect(limiter.trackedIps).toBeGreaterThanOrEqual(10_000);
+    expect(limiter.trackedIps).toBeLessThanOrEqual(20_000);
+    // The IPs failing now are still counted.
+    for (let i = 0; i < 19; i++) limiter.fail('10.9.0.1');
+    expect(limiter.check('10.9.0.1')).toMatchObject({ status: 429, code: 'MCP_AUTH_RATE_LIMITED' });
+  });
+});

@@ -1,0 +1,79 @@
+// User search (seed 000, find_user: a case-insensitive substring of the name or e-mail, at most
+// `limit` users in creation order, with the total) from the chunked index: the same answers as
+// testing every user, built once rather than per search, and kept up to date by writes. Counts,
+// not timings.
+import { describe, expect, it, vi } from 'vitest';
+import { VirtualClock } from '../../mock/domain/clock.ts';
+import type { User } from '../../mock/domain/model.ts';
+import { Platform } from '../../mock/domain/platform.ts';
+import { searchUsers } from '../../mock/domain/search.ts';
+import { userText } from '../../mock/domain/user-search-index.ts';
+import { START } from '../../mock/seed/demo.ts';
+import { loadSeed } from '../../mock/seed/index.ts';
+import { scaleTenant } from '../../mock/seed/scale.ts';
+
+function scale(users: number) {
+  const platform = new Platform(new VirtualClock({ start: START, frozen: true }), loadSeed);
+  platform.load({ now: START, tenants: [scaleTenant({ users, courses: 20, assignments: users })] }, true);
+  return platform.tenant('demo');
+}
+
+/** What the seed asks for, user by user. */
+function naive(users: Iterable<User>, query: string, limit: number) {
+  const needle = query.toLowerCase();
+  const all = [...users].filter((u) => userText(u).includes(needle));
+  return { found: all.slice(0, limit).map((u) => u.id), total: all.length };
+}
+
+describe('user search from the chunked index (seed 000, find_user)', () => {
+  it('answers exactly what testing every user answers, across chunk boundaries', () => {
+    const t = scale(10_000);
+    for (const query of [
+      'greta',
+      'GRETA',
+      'a',
+      '@',
+      'weber1',
+      '9999@',
+      'a\nb',
+      'noor o',
+      'zzz',
+      'é',
+      '.',
+      'n\nn',
+    ])
+      for (const limit of [1, 20, 50_000]) {
+        const got = searchUsers(t, query, limit);
+        expect({ found: got.found.map((u) => u.id), total: got.total }, `${query} / ${limit}`).toEqual(
+          naive(t.users.values(), query, limit),
+        );
+      }
+  });
+
+  it('builds the index once, not per search', () => {
+    const t = scale(10_000);
+    searchUsers(t, 'greta', 20);
+    const users = vi.spyOn(t.users, 'values');
+    for (let i = 0; i < 20; i++) searchUsers(t, `weber${i}`, 20);
+    expect(users).not.toHaveBeenCalled();
+    expect(t.userSearch.rebuilds).toBe(1);
+  });
+
+  it('finds a user created, renamed or given a new e-mail after the index was built', () => {
+    const t = scale(5_000);
+    searchUsers(t, 'x', 20);
+    const template = t.users.get(1) as User;
+    t.addUser({ ...template, id: 5_001, apiId: 'late', name: 'Zelda Quokka', email: 'zelda@late.example' });
+    expect(searchUsers(t, 'quokka', 20).found.map((u) => u.id)).toEqual([5_001]);
+    t.setUserName(t.users.get(7) as User, 'Wilhelmina Umlaut');
+    expect(searchUsers(t, 'umlaut', 20).found.map((u) => u.id)).toEqual([7]);
+    t.setUserEmail(t.users.get(8) as User, 'Renamed.Person@Example.test');
+    expect(searchUsers(t, 'renamed.person@', 20).found.map((u) => u.id)).toEqual([8]);
+    expect(searchUsers(t, 'zelda', 20).total).toBe(1);
+  });
+
+  it('a query containing NUL is answered by testing every user (it would cross users in the index)', () => {
+    const t = scale(100);
+    expect(searchUsers(t, 'a\u0000b', 20)).toEqual({ found: [], total: 0 });
+  });
+});
