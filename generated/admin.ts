@@ -1694,7 +1694,7 @@ export interface components {
              * @example 2000
              */
             latencyMs?: number;
-        } | unknown | unknown;
+        };
         /** @description A list of records of a state snapshot, each an object with an `id`. */
         StateRecordList: ({
             /** @description The record's id. */
@@ -2879,4 +2879,54 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+}
+/** The operations of `paths` by operationId (webhooks left out). */
+export type PathOperations = Pick<operations, "advanceClock" | "clearFaults" | "createFault" | "createMcpKey" | "createWebhookReceiver" | "deleteWebhookReceiver" | "exportJournalHar" | "exportSnapshot" | "getAiSettings" | "getClock" | "getHealth" | "getJournalEntry" | "getMcpKey" | "getRequestJournal" | "getTenant" | "getTenantUser" | "importSnapshot" | "listAiJobs" | "listFaults" | "listMcpKeys" | "listTenantCourses" | "listTenantGroups" | "listTenantUsers" | "listTenants" | "listWebhookDeliveries" | "listWebhookReceivers" | "publishCourse" | "recordProgress" | "resetState" | "revokeMcpKey" | "setClock" | "updateAiSettings" | "updateTenant">;
+/** Error codes of the contract (`x-error-codes` of the error responses), each with its status. */
+export const errorCodes = {
+    ALREADY_FINISHED: 409,
+    ASSIGNMENT_NOT_STARTED: 409,
+    LICENSE_RESTRICTED: 402,
+    NOT_FOUND: 404,
+    STATE_NOT_SAVED: 503,
+    TOO_MANY_FAULTS: 409,
+    UNAUTHORIZED: 401,
+    VALIDATION_ERROR: 400,
+} as const;
+export type ErrorCode = keyof typeof errorCodes;
+/** The codes each operation documents, by operationId. */
+export interface OperationErrorCodes {
+    advanceClock: "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
+    clearFaults: "UNAUTHORIZED";
+    createFault: "ALREADY_FINISHED" | "ASSIGNMENT_NOT_STARTED" | "TOO_MANY_FAULTS" | "UNAUTHORIZED" | "VALIDATION_ERROR";
+    createMcpKey: "LICENSE_RESTRICTED" | "NOT_FOUND" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
+    createWebhookReceiver: "NOT_FOUND" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
+    deleteWebhookReceiver: "NOT_FOUND" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
+    exportJournalHar: "UNAUTHORIZED" | "VALIDATION_ERROR";
+    exportSnapshot: "UNAUTHORIZED";
+    getAiSettings: "NOT_FOUND" | "UNAUTHORIZED" | "VALIDATION_ERROR";
+    getClock: "UNAUTHORIZED";
+    getHealth: never;
+    getJournalEntry: "NOT_FOUND" | "UNAUTHORIZED";
+    getMcpKey: "NOT_FOUND" | "UNAUTHORIZED" | "VALIDATION_ERROR";
+    getRequestJournal: "UNAUTHORIZED" | "VALIDATION_ERROR";
+    getTenant: "NOT_FOUND" | "UNAUTHORIZED" | "VALIDATION_ERROR";
+    getTenantUser: "NOT_FOUND" | "UNAUTHORIZED" | "VALIDATION_ERROR";
+    importSnapshot: "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
+    listAiJobs: "NOT_FOUND" | "UNAUTHORIZED" | "VALIDATION_ERROR";
+    listFaults: "UNAUTHORIZED";
+    listMcpKeys: "NOT_FOUND" | "UNAUTHORIZED" | "VALIDATION_ERROR";
+    listTenantCourses: "NOT_FOUND" | "UNAUTHORIZED" | "VALIDATION_ERROR";
+    listTenantGroups: "NOT_FOUND" | "UNAUTHORIZED" | "VALIDATION_ERROR";
+    listTenants: "UNAUTHORIZED";
+    listTenantUsers: "NOT_FOUND" | "UNAUTHORIZED" | "VALIDATION_ERROR";
+    listWebhookDeliveries: "NOT_FOUND" | "UNAUTHORIZED" | "VALIDATION_ERROR";
+    listWebhookReceivers: "NOT_FOUND" | "UNAUTHORIZED" | "VALIDATION_ERROR";
+    publishCourse: "NOT_FOUND" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
+    recordProgress: "ALREADY_FINISHED" | "ASSIGNMENT_NOT_STARTED" | "NOT_FOUND" | "STATE_NOT_SAVED" | "TOO_MANY_FAULTS" | "UNAUTHORIZED" | "VALIDATION_ERROR";
+    resetState: "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
+    revokeMcpKey: "LICENSE_RESTRICTED" | "NOT_FOUND" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
+    setClock: "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
+    updateAiSettings: "NOT_FOUND" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
+    updateTenant: "NOT_FOUND" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
 }

@@ -2299,3 +2299,5 @@ export interface operations {
         };
     };
 }
+/** The operations of `paths` by operationId (webhooks left out). */
+export type PathOperations = Pick<operations, "assignCourse" | "blockUser" | "createGroup" | "createGroupAttributes" | "createUser" | "createUserAttributes" | "getCourse" | "getGroupStatistics" | "getLastWebhookEvent" | "getStatistics" | "listCourseAssignments" | "listCourses" | "listGroupAttributes" | "listUserAssignments" | "listUserAttributes" | "updateGroup" | "updateUser">;

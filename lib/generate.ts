@@ -6,6 +6,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { compile } from 'json-schema-to-typescript';
 import openapiTS, { astToString } from 'openapi-typescript';
+import { resolveRef } from './openapi-schemas.ts';
 import { API_NAMES, bundlePath, GENERATED_DIR } from './paths.ts';
 import { bundleApi } from './redocly.ts';
 import { loadTools } from './tool-schemas.ts';
@@ -17,6 +18,77 @@ const tsHeader = (source: string) => `// ${NOTICE}\n// Source: ${source}\n\n`;
 /** PascalCase of a tool name: `find_user` → `FindUser`. */
 export const toolTypeName = (tool: string) =>
   tool.replace(/(^|_)([a-z])/g, (_m, _sep: string, c: string) => c.toUpperCase());
+
+/**
+ * An `anyOf` whose branches only list `required` ("at least one of users and groups") adds no shape,
+ * but openapi-typescript renders each branch `unknown`, and `{…} | unknown` is `unknown`: the object
+ * type would be lost. The branches' rule is still checked, by ajv against the bundled spec.
+ */
+const withoutShapelessBranches = (types: string) => types.replaceAll(/\}( \| unknown)+;/g, '};');
+
+/**
+ * The operations reachable by a path (webhooks are operations too, but nobody serves them), by
+ * operationId: the mock's handler maps are typed from it, so a missing handler does not compile.
+ */
+function pathOperations(bundle: { paths?: Record<string, Record<string, unknown>> }): string {
+  const ids = Object.values(bundle.paths ?? {})
+    .flatMap((item) => Object.values(item))
+    .flatMap((op) =>
+      (op as { operationId?: string })?.operationId ? [(op as { operationId: string }).operationId] : [],
+    )
+    .sort();
+  return `/** The operations of \`paths\` by operationId (webhooks left out). */\nexport type PathOperations = Pick<operations, ${ids.map((id) => JSON.stringify(id)).join(' | ')}>;\n`;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: a bundled OpenAPI document, walked generically.
+type Bundle = Record<string, any>;
+
+/**
+ * The error-code catalogue: the `x-error-codes` of each error response an operation documents
+ * (openapi/README.md, "Error codes"), as a table of code → status, the `ErrorCode` union and the codes
+ * of each operation. A code under two statuses is an error: the mock answers a code with one status.
+ */
+export function errorCatalogue(bundle: Bundle): string {
+  const status = new Map<string, number>();
+  const byOperation = new Map<string, Set<string>>();
+  for (const item of Object.values(bundle.paths ?? {}) as Bundle[]) {
+    for (const operation of Object.values(item) as Bundle[]) {
+      if (!operation?.operationId) continue;
+      const codes = new Set<string>();
+      for (const [key, node] of Object.entries((operation.responses ?? {}) as Bundle)) {
+        const response = node.$ref ? resolveRef(bundle, node) : node;
+        for (const code of (response?.['x-error-codes'] ?? []) as string[]) {
+          const known = status.get(code);
+          if (known !== undefined && known !== Number(key))
+            throw new Error(`error code ${code} is documented with status ${known} and ${key}`);
+          status.set(code, Number(key));
+          codes.add(code);
+        }
+      }
+      byOperation.set(operation.operationId, codes);
+    }
+  }
+  if (!status.size) return '';
+  const union = (codes: Iterable<string>) =>
+    [...codes]
+      .sort()
+      .map((c) => JSON.stringify(c))
+      .join(' | ') || 'never';
+  const table = [...status].sort(([a], [b]) => a.localeCompare(b));
+  const perOperation = [...byOperation].sort(([a], [b]) => a.localeCompare(b));
+  return [
+    '/** Error codes of the contract (`x-error-codes` of the error responses), each with its status. */',
+    'export const errorCodes = {',
+    ...table.map(([code, s]) => `    ${code}: ${s},`),
+    '} as const;',
+    'export type ErrorCode = keyof typeof errorCodes;',
+    '/** The codes each operation documents, by operationId. */',
+    'export interface OperationErrorCodes {',
+    ...perOperation.map(([id, codes]) => `    ${id}: ${union(codes)};`),
+    '}',
+    '',
+  ].join('\n');
+}
 
 export async function generate(outDir = GENERATED_DIR): Promise<string[]> {
   await rm(outDir, { recursive: true, force: true });
@@ -39,7 +111,13 @@ export async function generate(outDir = GENERATED_DIR): Promise<string[]> {
     const types = astToString(
       await openapiTS(bundle as unknown as Parameters<typeof openapiTS>[0], { defaultNonNullable: false }),
     );
-    await write(join(outDir, `${api}.ts`), tsHeader(`openapi/${api}/`) + types);
+    await write(
+      join(outDir, `${api}.ts`),
+      tsHeader(`openapi/${api}/`) +
+        withoutShapelessBranches(types) +
+        pathOperations(bundle) +
+        errorCatalogue(bundle),
+    );
   }
 
   const exports: string[] = [];

@@ -1,12 +1,14 @@
 // The mock as an Express app: `/openapi/v1`, `/api/v2` and `/__admin` over one platform. Only
 // main.ts listens; tests build the app in-process.
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { DomainError } from './domain/errors.ts';
+import { errorCodes as adminErrorCodes } from '../generated/admin.ts';
+import { errorCodes as v2ErrorCodes } from '../generated/v2.ts';
+import { DomainError, type ErrorCode } from './domain/errors.ts';
 import { JournalError, type Platform } from './domain/platform.ts';
 import { adminRouter } from './http/admin/router.ts';
 import { consoleRouter } from './http/console.ts';
 import { docsRouter, type LoadDocs } from './http/docs.ts';
-import { sendError as sendErrorBody } from './http/error-body.ts';
+import { type ApiError, sendError as sendErrorBody } from './http/error-body.ts';
 import { sendIndex } from './http/index-page.ts';
 import { callerOfCredentials, RequestJournal } from './http/journal.ts';
 import { methodsOfPaths } from './http/methods.ts';
@@ -56,19 +58,19 @@ export const BODY_LIMIT = '1mb';
 type Api = ReturnType<typeof apiOf>;
 
 /** Answers in the error shape of the API the request was for (v1 `{status, message}`, others `{error, code}`). */
-function sendError(req: Request, res: Response, status: number, code: string, message: string): void {
+function sendError(
+  req: Request,
+  res: Response,
+  status: number,
+  code: ApiError['code'],
+  message: string,
+): void {
   if (apiOf(req.originalUrl) === 'v1') sendV1Error(res, { status, message });
   else sendErrorBody(res, { status, code, message });
 }
 
-/** `{error, code}` statuses of the domain's errors (v2 and admin). */
-const STATUS_OF: Record<DomainError['kind'], number> = {
-  validation: 400,
-  not_found: 404,
-  conflict: 409,
-  unprocessable: 422,
-  forbidden: 403,
-};
+/** `{error, code}` statuses of the domain's errors (v2 and admin): the status the catalogue documents the code with. */
+const STATUS_OF: Record<ErrorCode, number> = { ...adminErrorCodes, ...v2ErrorCodes };
 
 export function createApp(options: AppOptions) {
   const { platform } = options;
@@ -144,8 +146,7 @@ export function createApp(options: AppOptions) {
     }
     if (error instanceof DomainError) {
       if (apiOf(req.originalUrl) === 'v1') return sendV1Error(res, v1ErrorOf(error));
-      const status = error.code === 'LICENSE_RESTRICTED' ? 402 : STATUS_OF[error.kind];
-      return sendErrorBody(res, { status, code: error.code ?? 'ERROR', message: error.message });
+      return sendErrorBody(res, { status: STATUS_OF[error.code], code: error.code, message: error.message });
     }
     const e = error as { type?: string; status?: number };
     if (e.type === 'entity.too.large')

@@ -4,15 +4,12 @@
 import { assign, assignToGroup } from './assignments.ts';
 import { audit } from './audit.ts';
 import { canEditCourse, cloneCourse, courseById } from './courses.ts';
-import { DomainError, notFound } from './errors.ts';
+import { forbidden, notFound, unprocessable } from './errors.ts';
 import { groupById } from './groups.ts';
 import type { Course, User } from './model.ts';
 import { outranks } from './roles.ts';
 import type { TenantState } from './tenant-state.ts';
 import { banUser, changeEmail, unbanUser, userById } from './users.ts';
-
-const forbidden = (code: string, message: string) =>
-  new DomainError('forbidden', message, {}, undefined, code);
 
 export function requireOutranks(actor: User, target: User): void {
   if (!outranks(actor.role, target.role)) {
@@ -49,14 +46,7 @@ export function assignUserToCourse(
 ) {
   courseById(t, courseId);
   const user = userById(t, input.userId);
-  if (user.isBanned)
-    throw new DomainError(
-      'unprocessable',
-      `User ${user.id} is banned and cannot be assigned.`,
-      {},
-      undefined,
-      'USER_BANNED',
-    );
+  if (user.isBanned) throw unprocessable('USER_BANNED', `User ${user.id} is banned and cannot be assigned.`);
   const result = assign(
     t,
     user.id,

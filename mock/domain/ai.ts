@@ -6,7 +6,7 @@ import { requireCourseEdit } from './agent-writes.ts';
 import { audit } from './audit.ts';
 import { toIso, utcDay } from './clock.ts';
 import { courseById } from './courses.ts';
-import { DomainError, notFound } from './errors.ts';
+import { invalid, notFound, unprocessable } from './errors.ts';
 import type {
   AiSettings,
   Course,
@@ -14,6 +14,7 @@ import type {
   GenerationJob,
   LessonElement,
   QuestionElement,
+  UploadedFile,
   User,
 } from './model.ts';
 import type { TenantState } from './tenant-state.ts';
@@ -29,7 +30,7 @@ export const DEFAULT_MODULE_COUNT = 6;
 export interface UploadInput {
   sessionId?: string;
   filename: string;
-  mimeType: string;
+  mimeType: UploadedFile['mimeType'];
   size: number;
   chunks: string[];
   /** The most characters of uploaded text the tenant keeps (x-extraction-limits). */
@@ -297,12 +298,9 @@ export function regenerateQuestion(
   const { course, element } = found as { course: Course; element: QuestionElement };
   requireCourseEdit(actor, course);
   if (element.questionType !== 'single') {
-    throw new DomainError(
-      'unprocessable',
-      `Question ${questionId} is not single-choice; only single-choice questions can be regenerated.`,
-      {},
-      undefined,
+    throw unprocessable(
       'QUESTION_NOT_SINGLE_CHOICE',
+      `Question ${questionId} is not single-choice; only single-choice questions can be regenerated.`,
     );
   }
   const previous = { text: element.title, options: element.options };
@@ -353,13 +351,9 @@ export function regenerateLesson(
 export function updateAiSettings(t: TenantState, patch: Partial<AiSettings>): AiSettings {
   const next = { ...t.ai, ...patch };
   if (next.generationMinSeconds > next.generationMaxSeconds) {
-    throw new DomainError(
-      'validation',
-      'generationMinSeconds must not exceed generationMaxSeconds',
-      { generationMinSeconds: ['must not exceed generationMaxSeconds'] },
-      undefined,
-      'VALIDATION_ERROR',
-    );
+    throw invalid('generationMinSeconds must not exceed generationMaxSeconds', {
+      generationMinSeconds: ['must not exceed generationMaxSeconds'],
+    });
   }
   t.ai = next;
   return next;

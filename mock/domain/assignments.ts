@@ -3,7 +3,7 @@
 // no-op. The flags `isCourseStarted/Finished/Expired` are derived from the record and the clock.
 import { type Actor, audit } from './audit.ts';
 import { DAY } from './clock.ts';
-import { DomainError, notFound } from './errors.ts';
+import { conflict, notFound } from './errors.ts';
 import { courseFinished } from './events.ts';
 import type { Assignment } from './model.ts';
 import type { TenantState } from './tenant-state.ts';
@@ -87,25 +87,16 @@ function assignmentOf(t: TenantState, userId: number, courseId: number): Assignm
 /** Before its start an assignment cannot be played: 409 `ASSIGNMENT_NOT_STARTED`, nothing changes. */
 const refuseInactive = (a: Assignment, at: number) => {
   if (at < activeFrom(a)) {
-    throw new DomainError(
-      'conflict',
-      `the assignment starts at ${activeFrom(a)} (assignAt); it cannot be played before then`,
-      {},
-      undefined,
+    throw conflict(
       'ASSIGNMENT_NOT_STARTED',
+      `the assignment starts at ${activeFrom(a)} (assignAt); it cannot be played before then`,
     );
   }
 };
 
 const refuseFinished = (a: Assignment) => {
   if (a.finishedAt !== null) {
-    throw new DomainError(
-      'conflict',
-      'the assignment is finished already',
-      {},
-      undefined,
-      'ALREADY_FINISHED',
-    );
+    throw conflict('ALREADY_FINISHED', 'the assignment is finished already');
   }
 };
 

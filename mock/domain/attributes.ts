@@ -2,7 +2,13 @@
 // Definitions are upserted — group attributes matched by `apiId`, user attributes by `id` — their
 // type never changes, and options of choice types may. Values are checked against their definition.
 import { FieldErrors } from './errors.ts';
-import { type AttributeDefinition, type AttributeType, type AttributeValue, CHOICE_TYPES } from './model.ts';
+import {
+  type AttributeDefinition,
+  type AttributeInputValue,
+  type AttributeType,
+  type AttributeValue,
+  CHOICE_TYPES,
+} from './model.ts';
 import type { TenantState } from './tenant-state.ts';
 
 export interface AttributeInput {
@@ -160,7 +166,7 @@ function isIsoDate(value: string): boolean {
 }
 
 /** Why `value` does not fit `def`, or null (seed 001, "Type rules"). */
-function valueProblem(t: TenantState, def: AttributeDefinition, value: AttributeValue): string | null {
+function valueProblem(t: TenantState, def: AttributeDefinition, value: AttributeInputValue): string | null {
   if (value === null) return def.isRequired ? 'is required' : null;
   const options = (def.extraData ?? []).map((o) => o.value);
   switch (def.type) {
@@ -191,6 +197,10 @@ function valueProblem(t: TenantState, def: AttributeDefinition, value: Attribute
   }
 }
 
+/** Values `checkValues` found no problem with: each fits its attribute, so it is a stored value. */
+export const checkedValues = (values: Record<string, AttributeInputValue>) =>
+  values as Record<string, AttributeValue>;
+
 /**
  * Checks a complete set of values (create, or PATCH which replaces the set): each key must name a
  * definition, each value fit its type, and each required attribute be present.
@@ -199,7 +209,7 @@ function valueProblem(t: TenantState, def: AttributeDefinition, value: Attribute
 export function checkValues(
   t: TenantState,
   scope: 'user' | 'group',
-  values: Record<string, AttributeValue>,
+  values: Record<string, AttributeInputValue>,
   errors: FieldErrors,
 ): void {
   const defs = definitionsOf(t, scope);

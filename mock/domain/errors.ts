@@ -1,5 +1,12 @@
 // Domain errors: what went wrong in the platform's own terms. Each HTTP layer maps them onto its
-// API's documented error shape (v1 `{status, message, errors?, data?}`, v2 `{error, code}`).
+// API's documented error shape (v1 `{status, message, errors?, data?}`, v2 and admin `{error, code}`).
+// The code is one of the contracts' catalogue (`x-error-codes`, generated into `ErrorCode`): the domain
+// cannot name a code no contract documents (docs/adr-0004-typed-handlers-and-error-catalogue.md).
+import type { ErrorCode as AdminErrorCode } from '../../generated/admin.ts';
+import type { ErrorCode as V2ErrorCode } from '../../generated/v2.ts';
+
+/** A code of the v2 or admin catalogue: the APIs whose error body carries one. */
+export type ErrorCode = V2ErrorCode | AdminErrorCode;
 
 export type DomainErrorKind =
   | 'validation' // input breaks a platform rule (unique e-mail, unknown role, ...)
@@ -8,24 +15,39 @@ export type DomainErrorKind =
   | 'unprocessable' // e.g. banning a user who is expert on courses
   | 'forbidden';
 
+export interface DomainErrorDetails {
+  /** Field → messages, keyed as the v1 seed keys them (`email`, `attributes[0].name`). */
+  fields?: Record<string, string[]>;
+  /** Extra data of the error (the 422 of a ban carries `courses`). */
+  data?: Record<string, unknown>;
+}
+
+/** Made by the factories below, which name the kind; the kind picks v1's status, the code v2's and admin's. */
 export class DomainError extends Error {
+  readonly fields: Record<string, string[]>;
+  readonly data?: Record<string, unknown>;
   constructor(
     readonly kind: DomainErrorKind,
+    readonly code: ErrorCode,
     message: string,
-    /** Field → messages, keyed as the v1 seed keys them (`email`, `attributes[0].name`). */
-    readonly fields: Record<string, string[]> = {},
-    /** Extra data of the error (the 422 of a ban carries `courses`). */
-    readonly data?: Record<string, unknown>,
-    /** A stable code for APIs that have one (v2). */
-    readonly code?: string,
+    details: DomainErrorDetails = {},
   ) {
     super(message);
     this.name = 'DomainError';
+    this.fields = details.fields ?? {};
+    if (details.data) this.data = details.data;
   }
 }
 
-export const notFound = (what: string, code = 'NOT_FOUND') =>
-  new DomainError('not_found', `${what} not found`, {}, undefined, code);
+export const invalid = (message: string, fields: Record<string, string[]> = {}) =>
+  new DomainError('validation', 'VALIDATION_ERROR', message, { fields });
+export const notFound = (what: string, code: ErrorCode = 'NOT_FOUND') =>
+  new DomainError('not_found', code, `${what} not found`);
+export const conflict = (code: ErrorCode, message: string, details?: DomainErrorDetails) =>
+  new DomainError('conflict', code, message, details);
+export const unprocessable = (code: ErrorCode, message: string, details?: DomainErrorDetails) =>
+  new DomainError('unprocessable', code, message, details);
+export const forbidden = (code: ErrorCode, message: string) => new DomainError('forbidden', code, message);
 
 /** Collects field errors, then throws them all at once (nothing is changed before `throwIfAny`). */
 export class FieldErrors {
@@ -37,6 +59,6 @@ export class FieldErrors {
     return Object.keys(this.fields).length === 0;
   }
   throwIfAny(message = 'Validation failed'): void {
-    if (!this.empty) throw new DomainError('validation', message, this.fields, undefined, 'VALIDATION_ERROR');
+    if (!this.empty) throw invalid(message, this.fields);
   }
 }

@@ -1,7 +1,7 @@
 // Webhook events (seed 001, "Events"): every trigger records an event in the tenant's log, from
 // which `GET /webhook/{event}/last` answers and deliveries are made.
 import { DAY } from './clock.ts';
-import type { Course, Group, PlatformEvent, User } from './model.ts';
+import type { Course, EventType, Group, PlatformEvent, User } from './model.ts';
 import type { TenantState } from './tenant-state.ts';
 import { queueDeliveries } from './webhooks.ts';
 
@@ -15,7 +15,12 @@ export const slashType = (dotName: string) =>
     .map((p) => p.charAt(0).toUpperCase() + p.slice(1))
     .join('/');
 
-export function emit(t: TenantState, type: string, body: Record<string, unknown>, at: number): PlatformEvent {
+export function emit(
+  t: TenantState,
+  type: EventType,
+  body: Record<string, unknown>,
+  at: number,
+): PlatformEvent {
   const event = { id: t.nextId('event'), type, occuredAt: at, body };
   t.addEvent(event);
   queueDeliveries(t, event);

@@ -1,18 +1,18 @@
 // Groups (seed 001, "Group" and "Groups"): a tree by `parentId` (a cycle is refused), members, and
 // the courses assigned to the group, which its members — present and future — receive.
 import { assign } from './assignments.ts';
-import { checkValues } from './attributes.ts';
+import { checkedValues, checkValues } from './attributes.ts';
 import { type Actor, audit } from './audit.ts';
 import { FieldErrors, notFound } from './errors.ts';
 import { groupUserCreated } from './events.ts';
-import type { AttributeValue, Group } from './model.ts';
+import type { AttributeInputValue, Group } from './model.ts';
 import type { TenantState } from './tenant-state.ts';
 
 export interface GroupInput {
   name: string;
   parentId?: number | null;
   description?: string;
-  attributes?: Record<string, AttributeValue>;
+  attributes?: Record<string, AttributeInputValue>;
 }
 
 export function groupById(t: TenantState, id: number): Group {
@@ -51,7 +51,7 @@ export function createGroup(t: TenantState, actor: Actor, input: GroupInput, at:
     parentId: input.parentId ?? null,
     name: input.name,
     description: input.description ?? '',
-    attributes: input.attributes ?? {},
+    attributes: checkedValues(input.attributes ?? {}),
     memberIds: [],
     courseIds: [],
     createdAt: at,
@@ -71,7 +71,7 @@ export function updateGroup(t: TenantState, actor: Actor, id: number, input: Gro
   group.name = input.name;
   if (input.parentId !== undefined) group.parentId = input.parentId;
   if (input.description !== undefined) group.description = input.description;
-  if (input.attributes) group.attributes = input.attributes;
+  if (input.attributes) group.attributes = checkedValues(input.attributes);
   audit(t, actor, at, 'group.update', { type: 'group', id: String(group.id) });
   return group;
 }

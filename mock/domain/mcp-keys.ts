@@ -8,7 +8,7 @@
 // says nothing about how close a guess came to a key. The found digest is still confirmed with
 // `timingSafeEqual`, so equality itself never short-circuits on the first differing byte.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { DomainError, notFound } from './errors.ts';
+import { forbidden, notFound } from './errors.ts';
 import type { McpKey } from './model.ts';
 import type { TenantState } from './tenant-state.ts';
 
@@ -36,13 +36,7 @@ export function findKey<K>(keys: KeysByDigest<K>, digest: Buffer): K | undefined
 /** Seed 000, Authentication 7: key generation and revocation need an MCP licence (else 402). */
 function requireMcpLicence(t: TenantState): void {
   if (!t.mcpLicensed) {
-    throw new DomainError(
-      'forbidden',
-      'MCP is not licensed for this workspace',
-      {},
-      undefined,
-      'LICENSE_RESTRICTED',
-    );
+    throw forbidden('LICENSE_RESTRICTED', 'MCP is not licensed for this workspace');
   }
 }
 

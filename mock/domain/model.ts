@@ -1,5 +1,7 @@
 // The platform's records as the mock stores them. Plain data: serialisable as is, so a snapshot is
 // the state itself. Timestamps are Unix seconds of the virtual clock.
+import type { components } from '../../generated/v1.ts';
+import type { AllowedType } from '../../lib/file-types.ts';
 import type { Role } from './roles.ts';
 
 /** Attribute types of seed 001: 1 text, 2 date, 3 single choice, 4 multiple choice, 5 user choice, 6 yes/no, 7 external link, 8 number. */
@@ -28,6 +30,8 @@ export interface AttributeDefinition {
 }
 
 export type AttributeValue = string | number | boolean | string[] | null;
+/** A value as a request may send it (the contract's `UserAttributeValues`); `checkValues` refuses those that do not fit their attribute. */
+export type AttributeInputValue = AttributeValue | (string | number)[];
 
 export interface User {
   id: number;
@@ -36,7 +40,8 @@ export interface User {
   email: string;
   passwordHash: string;
   role: Role;
-  language: string;
+  /** One of the contract's languages (v1 `Language`); the contract refuses any other on the way in. */
+  language: components['schemas']['Language'];
   timezone: string;
   occupation: string;
   location: string;
@@ -144,10 +149,13 @@ export interface AuditEntry {
   details: Record<string, unknown>;
 }
 
+/** The four events the platform sends (seed 001, Events), by their dot-notation names. */
+export type EventType = 'user.created' | 'group.user.created' | 'course.finished' | 'course.published';
+
 /** A webhook event as recorded (seed 001, "Events"); `type` is the dot-notation name. */
 export interface PlatformEvent {
   id: number;
-  type: string;
+  type: EventType;
   occuredAt: number;
   body: Record<string, unknown>;
 }
@@ -168,7 +176,7 @@ export interface WebhookReceiver {
   id: string;
   url: string;
   secret: string;
-  events: string[] | null;
+  events: EventType[] | null;
   createdAt: number;
 }
 
@@ -176,7 +184,7 @@ export interface WebhookDelivery {
   id: string;
   receiverId: string;
   eventId: number;
-  eventType: string;
+  eventType: EventType;
   /** `dropped`: pushed out of a full queue (domain/webhooks.ts), never attempted again. */
   state: 'pending' | 'delivered' | 'failed' | 'dropped';
   attempts: { at: string; status: number | null; error: string | null }[];
@@ -204,7 +212,8 @@ export interface AiSettings {
 export interface UploadedFile {
   id: string;
   filename: string;
-  mimeType: string;
+  /** Judged by content (lib/file-types.ts). */
+  mimeType: AllowedType;
   size: number;
   chunks: string[];
   processed: boolean;

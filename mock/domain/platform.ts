@@ -14,7 +14,7 @@ import { SITE_COMMANDS } from './commands/site.ts';
 import { STATE_COMMANDS } from './commands/state.ts';
 import { TENANT_COMMANDS } from './commands/tenant.ts';
 import { WEBHOOK_COMMANDS } from './commands/webhooks.ts';
-import { DomainError, notFound } from './errors.ts';
+import { invalid, notFound } from './errors.ts';
 import type { PlatformEvent, TenantData } from './model.ts';
 import { TenantState } from './tenant-state.ts';
 import { withoutPassword } from './users.ts';
@@ -200,25 +200,15 @@ export class Platform {
   /** Checks the outline of a snapshot (from a file or the admin API) and loads it. */
   loadSnapshot(snapshot: Snapshot): void {
     if (snapshot?.format !== 'lmskit-state' || snapshot.version !== 1 || typeof snapshot.now !== 'number') {
-      throw new DomainError(
-        'validation',
-        'not an lmskit state snapshot (format lmskit-state, version 1)',
-        {},
-        undefined,
-        'VALIDATION_ERROR',
-      );
+      throw invalid('not an lmskit state snapshot (format lmskit-state, version 1)');
     }
     try {
       this.load({ now: snapshot.now, tenants: Object.values(snapshot.tenants) });
     } catch (error) {
-      throw new DomainError(
-        'validation',
-        // The contract checks the snapshot's shape first; what still fails here is named by kind, not
-        // by the runtime's own words, which would leak the mock's code into the API.
+      // The contract checks the snapshot's shape first; what still fails here is named by kind, not
+      // by the runtime's own words, which would leak the mock's code into the API.
+      throw invalid(
         `the snapshot cannot be loaded: a record does not have the shape GET /__admin/snapshot gives (${(error as Error).name})`,
-        {},
-        undefined,
-        'VALIDATION_ERROR',
       );
     }
   }

@@ -2,12 +2,12 @@
 // Each function checks everything first and changes state only when nothing is wrong.
 import { createHash } from 'node:crypto';
 import { assign } from './assignments.ts';
-import { checkValues } from './attributes.ts';
+import { checkedValues, checkValues } from './attributes.ts';
 import { type Actor, audit } from './audit.ts';
-import { DomainError, FieldErrors, notFound } from './errors.ts';
+import { conflict, FieldErrors, notFound, unprocessable } from './errors.ts';
 import { userCreated } from './events.ts';
 import { addMember } from './groups.ts';
-import type { AttributeValue, User } from './model.ts';
+import type { AttributeInputValue, User } from './model.ts';
 import { isRole } from './roles.ts';
 import type { TenantState } from './tenant-state.ts';
 import { timeZoneProblem } from './timezones.ts';
@@ -24,12 +24,12 @@ export interface CreateUserInput {
   occupation?: string;
   location?: string;
   timezone?: string;
-  language?: string;
+  language?: User['language'];
   fromApi?: boolean;
   courses?: number[];
   deadlineAt?: number;
   groups?: number[];
-  attributes?: Record<string, AttributeValue>;
+  attributes?: Record<string, AttributeInputValue>;
 }
 
 export interface UpdateUserInput {
@@ -43,7 +43,7 @@ export interface UpdateUserInput {
   location?: string;
   timezone?: string;
   fromApi?: boolean;
-  attributes?: Record<string, AttributeValue>;
+  attributes?: Record<string, AttributeInputValue>;
 }
 
 /** A mock needs no slow hash; it only must never keep the password itself. */
@@ -115,7 +115,7 @@ export function createUser(t: TenantState, actor: Actor, input: CreateUserInput,
     bio: input.bio ?? '',
     fromApi: input.fromApi ?? true,
     isBanned: false,
-    attributes: input.attributes ?? {},
+    attributes: checkedValues(input.attributes ?? {}),
     groupIds: [],
     createdAt: at,
   };
@@ -158,7 +158,7 @@ export function updateUser(
   if (input.location !== undefined) user.location = input.location;
   if (input.timezone !== undefined) user.timezone = input.timezone;
   if (input.fromApi !== undefined) user.fromApi = input.fromApi;
-  if (input.attributes) user.attributes = input.attributes;
+  if (input.attributes) user.attributes = checkedValues(input.attributes);
   audit(t, actor, at, 'user.update', { type: 'user', id: user.apiId });
   return user;
 }
@@ -176,12 +176,10 @@ export const expertCourses = (t: TenantState, user: User) =>
 export function banUser(t: TenantState, actor: Actor, user: User, at: number): User {
   const courses = expertCourses(t, user);
   if (courses.length) {
-    throw new DomainError(
-      'unprocessable',
-      `User ${user.apiId} cannot be banned: assigned as expert at ${courses.length} course(s)`,
-      {},
-      { courses },
+    throw unprocessable(
       'USER_IS_EXPERT',
+      `User ${user.apiId} cannot be banned: assigned as expert at ${courses.length} course(s)`,
+      { data: { courses } },
     );
   }
   if (!user.isBanned) {
@@ -203,13 +201,9 @@ export function unbanUser(t: TenantState, actor: Actor, user: User, at: number):
 export function changeEmail(t: TenantState, actor: Actor, user: User, email: string, at: number): User {
   const holder = t.userByEmail(email);
   if (holder && holder !== user)
-    throw new DomainError(
-      'conflict',
-      `e-mail ${email} is already taken`,
-      { email: ['e-mail is already taken'] },
-      undefined,
-      'EMAIL_TAKEN',
-    );
+    throw conflict('EMAIL_TAKEN', `e-mail ${email} is already taken`, {
+      fields: { email: ['e-mail is already taken'] },
+    });
   const previous = user.email;
   t.setUserEmail(user, email);
   audit(

@@ -2,6 +2,7 @@
 // receiver — the oldest pending one dropped past the queue, the oldest finished ones forgotten.
 import { describe, expect, it } from 'vitest';
 import { emit } from './events.ts';
+import type { EventType } from './model.ts';
 import { TenantState } from './tenant-state.ts';
 import {
   createReceiver,
@@ -13,7 +14,7 @@ import {
 
 const START = 1_767_225_600;
 
-function tenantWithReceiver(events: string[] | null = null) {
+function tenantWithReceiver(events: EventType[] | null = null) {
   const t = TenantState.empty('t', 'T', 'key');
   const receiver = createReceiver(t, { url: 'http://127.0.0.1:9/hook', secret: 's', events }, START);
   return { t, receiver };

@@ -5,7 +5,7 @@
 // pending deliveries (the oldest is dropped, and says so, when it overflows) and a history of
 // finished ones (the oldest forgotten). Sending them is ../webhooks/dispatcher.ts.
 import { notFound } from './errors.ts';
-import type { PlatformEvent, WebhookDelivery, WebhookReceiver } from './model.ts';
+import type { EventType, PlatformEvent, WebhookDelivery, WebhookReceiver } from './model.ts';
 import type { TenantState } from './tenant-state.ts';
 
 /** Pending deliveries kept per receiver; past it the oldest pending one is dropped. */
@@ -15,7 +15,7 @@ export const KEPT_FINISHED_DELIVERIES = 100;
 
 export function createReceiver(
   t: TenantState,
-  input: { url: string; secret: string; events: string[] | null },
+  input: { url: string; secret: string; events: EventType[] | null },
   at: number,
 ): WebhookReceiver {
   const receiver: WebhookReceiver = { id: `wh_${t.nextId('receiver')}`, ...input, createdAt: at };

@@ -25,11 +25,24 @@ export interface ValidatedRequest {
   body: unknown;
 }
 
-export type Handler = (req: Request, res: Response, input: ValidatedRequest) => unknown;
+/** A documented answer: the status and, when the status documents one, the JSON body. */
+export interface AnswerObject {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/**
+ * The router's untyped view of a handler; handler maps are written against `Handlers` of
+ * ./typed-handlers.ts, which types each one from generated/ by operationId.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: the typed map is checked where it is written; here any input fits.
+export type Handler = (req: Request, res: Response, input: any) => AnswerObject | Promise<AnswerObject>;
 
 export interface ContractRouterOptions {
   spec: Node;
-  handlers: Record<string, Handler>;
+  /** One handler per operation, by operationId (typed with `Handlers<PathOperations>`). */
+  handlers: object;
   /** Runs before validation (authentication); may answer itself. */
   before?: (req: Request, res: Response, operation: Node) => boolean | Promise<boolean>;
   /** Answers invalid input in the API's error shape. */
@@ -74,7 +87,7 @@ export function contractRouter(options: ContractRouterOptions): Router {
     for (const method of METHODS) {
       const operation = item[method] as Node | undefined;
       if (!operation) continue;
-      const handler = handlers[operation.operationId];
+      const handler = (handlers as Record<string, Handler | undefined>)[operation.operationId];
       if (!handler)
         throw new Error(
           `no handler for operation ${operation.operationId} (${method.toUpperCase()} ${path})`,
@@ -159,7 +172,10 @@ export function contractRouter(options: ContractRouterOptions): Router {
           if (key) rememberAnswer(res, (answer) => cache.set(key, answer));
           if (options.onResponseMismatch)
             checkResponses(res, operation, schemas, path, method, options.onResponseMismatch);
-          await handler(req, res, input);
+          const answer = await handler(req, res, input);
+          if (answer.headers) res.set(answer.headers);
+          if (answer.body === undefined) res.status(answer.status).end();
+          else res.status(answer.status).json(answer.body);
         } catch (error) {
           next(error);
         }
@@ -228,8 +244,15 @@ function checkResponses(
       : ['paths', path, method, 'responses', key, 'content', 'application/json', 'schema'];
     if (!deref(schemas.spec, response)?.content?.['application/json']?.schema)
       return fail([`status ${status} documents no JSON body`]);
-    const errors = schemas.errors(at, JSON.parse(body));
+    const parsed = JSON.parse(body);
+    const errors = schemas.errors(at, parsed);
     if (errors.length) return fail(errors.map((e) => `${e.instancePath || '/'}: ${e.message}`));
+    // The error-code catalogue: an error answer carries a code its response documents.
+    const codes = deref(schemas.spec, response)?.['x-error-codes'] as string[] | undefined;
+    if (codes && !codes.includes(parsed?.code))
+      return fail([
+        `code ${parsed?.code} is not documented for status ${status} (x-error-codes: ${codes.join(', ')})`,
+      ]);
     return send(body);
   };
 }

@@ -1,11 +1,25 @@
 // The `{error, code}` error body that /api/v2 documents (seed 000, Errors) and the admin API shares,
 // and the sentence that lists a request's invalid inputs in it.
 import type { Response } from 'express';
+import type { ErrorCode } from '../domain/errors.ts';
 import type { InputProblem } from './contract.ts';
+
+/**
+ * Codes of answers that belong to no operation, so to no catalogue: an unknown route's body parse
+ * failure is VALIDATION_ERROR (catalogued), but these are the mock's own (docs/mock.md).
+ */
+export type OwnCode =
+  | 'INTERNAL'
+  | 'CONTRACT_VIOLATION'
+  | 'BAD_REQUEST'
+  | 'HEADERS_TOO_LARGE'
+  | 'REQUEST_TIMEOUT'
+  | 'METHOD_NOT_ALLOWED';
 
 export interface ApiError {
   status: number;
-  code: string;
+  /** A code of the contracts' catalogue (`x-error-codes`), or one of the mock's own. */
+  code: ErrorCode | OwnCode;
   message: string;
   /** Seconds, sent as `Retry-After` (seed 000: "A 429 carries the retry delay"). */
   retryAfter?: number;
@@ -15,6 +29,13 @@ export function sendError(res: Response, error: ApiError): Response {
   if (error.retryAfter !== undefined) res.set('Retry-After', String(error.retryAfter));
   return res.status(error.status).json({ error: error.message, code: error.code });
 }
+
+/** The same error as a handler's answer (./typed-handlers.ts): the contract types the status and the body. */
+export const errorAnswer = <S extends number>(error: ApiError & { status: S }) => ({
+  status: error.status,
+  body: { error: error.message, code: error.code },
+  ...(error.retryAfter !== undefined ? { headers: { 'Retry-After': String(error.retryAfter) } } : {}),
+});
 
 /** `query.limit: must be <= 50; body.userId: must have required property 'userId'`. */
 export const describeProblems = (problems: InputProblem[]) =>

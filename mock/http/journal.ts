@@ -338,7 +338,7 @@ export class RequestJournal {
                   },
                 }
               : {}),
-            headersSize: -1,
+            headersSize: -1 as const,
             bodySize: s.request.bodySize,
           },
           response: {
@@ -353,7 +353,7 @@ export class RequestJournal {
               ...(s.response.bodyNote ? { comment: s.response.bodyNote } : {}),
             },
             redirectURL: s.response.headers.location ?? '',
-            headersSize: -1,
+            headersSize: -1 as const,
             bodySize: s.response.bodySize,
           },
           cache: {},

@@ -1,13 +1,14 @@
 // The injected faults (admin API, "Faults"), outside the platform state: they describe this run only.
 // The request journal is journal.ts.
 import type { NextFunction, Request, Response } from 'express';
+import type { components } from '../../generated/admin.ts';
 
 /** Faults in force at a time (admin API, "Faults"): each may hold a body of up to 1 MB. */
 export const MAX_FAULTS = 100;
 
 export interface Fault {
   id: string;
-  method: string;
+  method: components['schemas']['HttpMethod'];
   path: string;
   remaining: number;
   status: number | null;

@@ -1,12 +1,12 @@
 // Webhook receivers and the outcome of each delivery attempt; the rules are ../webhooks.ts.
-import type { WebhookDelivery } from '../model.ts';
+import type { EventType, WebhookDelivery } from '../model.ts';
 import type { Platform } from '../platform.ts';
 import { createReceiver, deleteReceiver, recordAttempt } from '../webhooks.ts';
 
 export const WEBHOOK_COMMANDS = {
   createReceiver: (
     p: Platform,
-    a: { tenantId: string; url: string; secret: string; events: string[] | null },
+    a: { tenantId: string; url: string; secret: string; events: EventType[] | null },
   ) => createReceiver(p.tenant(a.tenantId), a, p.now()),
 
   deleteReceiver: (p: Platform, a: { tenantId: string; receiverId: string }) =>

@@ -1,17 +1,23 @@
 // The admin API's read operations for browsing a tenant (the console's Data and Time pages):
 // tenants, users, groups and courses a page at a time, a user's assignments, the generation jobs.
 // Paging happens here, on the server, so the 100 000-user scale seed never travels whole.
-import type { Request, Response } from 'express';
+import type { PathOperations } from '../../../generated/admin.ts';
 import { jobIsDue } from '../../domain/ai.ts';
 import { certificateOf, statusOf } from '../../domain/assignments.ts';
 import type { Assignment } from '../../domain/model.ts';
 import type { Platform } from '../../domain/platform.ts';
 import type { TenantState } from '../../domain/tenant-state.ts';
 import { userText } from '../../domain/user-search-index.ts';
-import type { ValidatedRequest } from '../contract.ts';
-import { sendError } from '../error-body.ts';
+import { errorAnswer } from '../error-body.ts';
+import { type Handlers, ok } from '../typed-handlers.ts';
 
-type Handler = (req: Request, res: Response, input: ValidatedRequest) => unknown;
+type DataOperation =
+  | 'listTenants'
+  | 'listTenantUsers'
+  | 'getTenantUser'
+  | 'listTenantGroups'
+  | 'listTenantCourses'
+  | 'listAiJobs';
 
 export const tenantView = (t: TenantState) => ({
   id: t.id,
@@ -52,16 +58,16 @@ const contains = (query: unknown) => {
   return (text: string) => !q || text.toLowerCase().includes(q);
 };
 
-export function dataHandlers(platform: Platform): Record<string, Handler> {
-  const tenant = (input: ValidatedRequest) => platform.tenant(String(input.params.tenantId));
-  const offsetOf = (input: ValidatedRequest) => Number(input.query.offset ?? 0);
+export function dataHandlers(platform: Platform): Pick<Handlers<PathOperations>, DataOperation> {
+  const tenant = (input: { params: { tenantId: string } }) => platform.tenant(input.params.tenantId);
+  const offsetOf = (input: { query: { offset?: number } }) => Number(input.query.offset ?? 0);
   return {
-    listTenants: (_req, res) =>
-      res.json({
+    listTenants: (_req, _res) =>
+      ok({
         tenants: [...platform.tenants.values()].sort((a, b) => a.id.localeCompare(b.id)).map(tenantView),
       }),
 
-    listTenantUsers: (_req, res, input) => {
+    listTenantUsers: (_req, _res, input) => {
       const t = tenant(input);
       const q = typeof input.query.query === 'string' ? input.query.query.toLowerCase() : '';
       const limit = input.query.limit === undefined ? Number.POSITIVE_INFINITY : Number(input.query.limit);
@@ -71,23 +77,23 @@ export function dataHandlers(platform: Platform): Record<string, Handler> {
         offsetOf(input),
         limit,
       );
-      res.json({
+      return ok({
         users: items.map((u) => ({ id: u.id, apiId: u.apiId, name: u.name, email: u.email, role: u.role })),
         total,
       });
     },
 
-    getTenantUser: (_req, res, input) => {
+    getTenantUser: (_req, _res, input) => {
       const t = tenant(input);
       const u = t.users.get(Number(input.params.userId));
       if (!u)
-        return sendError(res, {
+        return errorAnswer({
           status: 404,
           code: 'NOT_FOUND',
           message: `User ${input.params.userId} not found.`,
         });
       const now = platform.now();
-      res.json({
+      return ok({
         user: { id: u.id, apiId: u.apiId, name: u.name, email: u.email, role: u.role },
         banned: u.isBanned,
         groups: u.groupIds.flatMap((id) => {
@@ -101,7 +107,7 @@ export function dataHandlers(platform: Platform): Record<string, Handler> {
       });
     },
 
-    listTenantGroups: (_req, res, input) => {
+    listTenantGroups: (_req, _res, input) => {
       const t = tenant(input);
       const named = contains(input.query.query);
       const { items, total } = page(
@@ -110,7 +116,7 @@ export function dataHandlers(platform: Platform): Record<string, Handler> {
         offsetOf(input),
         Number(input.query.limit),
       );
-      res.json({
+      return ok({
         groups: items.map((g) => ({
           id: g.id,
           name: g.name,
@@ -121,7 +127,7 @@ export function dataHandlers(platform: Platform): Record<string, Handler> {
       });
     },
 
-    listTenantCourses: (_req, res, input) => {
+    listTenantCourses: (_req, _res, input) => {
       const t = tenant(input);
       const named = contains(input.query.query);
       const { items, total } = page(
@@ -130,7 +136,7 @@ export function dataHandlers(platform: Platform): Record<string, Handler> {
         offsetOf(input),
         Number(input.query.limit),
       );
-      res.json({
+      return ok({
         courses: items.map((c) => ({
           id: c.id,
           name: c.name,
@@ -143,7 +149,7 @@ export function dataHandlers(platform: Platform): Record<string, Handler> {
       });
     },
 
-    listAiJobs: (_req, res, input) => {
+    listAiJobs: (_req, _res, input) => {
       const t = tenant(input);
       const now = platform.now();
       const jobs = [...t.jobs.values()]
@@ -163,7 +169,7 @@ export function dataHandlers(platform: Platform): Record<string, Handler> {
             error: due && j.failWith ? j.failWith : (j.error?.message ?? null),
           };
         });
-      res.json({ jobs });
+      return ok({ jobs });
     },
   };
 }

@@ -1,13 +1,17 @@
 // The admin API's "Journal" operations (openapi/admin, paths/journal*.yaml) over the request journal.
-import type { Request, Response } from 'express';
-import type { ValidatedRequest } from '../contract.ts';
-import { sendError } from '../error-body.ts';
+import type { PathOperations } from '../../../generated/admin.ts';
+import { errorAnswer } from '../error-body.ts';
 import type { JournalFilter, RequestJournal } from '../journal.ts';
+import { type Handlers, ok } from '../typed-handlers.ts';
 
-type Handler = (req: Request, res: Response, input: ValidatedRequest) => unknown;
+type JournalOperation = 'getRequestJournal' | 'getJournalEntry' | 'exportJournalHar';
 
 /** The filters of a validated query (the contract states their types and bounds). */
-const filterOf = (query: Record<string, unknown>): JournalFilter => ({
+type JournalQuery = {
+  [K in 'api' | 'method' | 'minStatus' | 'maxStatus' | 'path' | 'operationId' | 'caller']?: unknown;
+};
+
+const filterOf = (query: JournalQuery): JournalFilter => ({
   api: query.api as JournalFilter['api'],
   method: query.method as string | undefined,
   minStatus: query.minStatus as number | undefined,
@@ -17,29 +21,30 @@ const filterOf = (query: Record<string, unknown>): JournalFilter => ({
   caller: query.caller as string | undefined,
 });
 
-export function journalHandlers(journal: RequestJournal): Record<string, Handler> {
+export function journalHandlers(journal: RequestJournal): Pick<Handlers<PathOperations>, JournalOperation> {
   return {
-    getRequestJournal: (_req, res, { query }) =>
-      res.json({
+    getRequestJournal: (_req, _res, { query }) =>
+      ok({
         requests: journal.list(filterOf(query), Number(query.limit)),
         size: journal.size,
         held: journal.held,
       }),
-    getJournalEntry: (_req, res, { params }) => {
+    getJournalEntry: (_req, _res, { params }) => {
       const detail = journal.detail(String(params.requestId));
       if (!detail)
-        return sendError(res, {
+        return errorAnswer({
           status: 404,
           code: 'NOT_FOUND',
           message: `Request ${params.requestId} is not in the journal (it holds the last ${journal.size}).`,
         });
-      res.json(detail);
+      return ok(detail);
     },
-    exportJournalHar: (req, res, { query }) => {
+    exportJournalHar: (req, _res, { query }) => {
       const origin = `${req.protocol}://${req.get('host') ?? 'localhost'}`;
-      res
-        .set('content-disposition', 'attachment; filename="lmskit-journal.har"')
-        .json(journal.har(filterOf(query), Number(query.limit), origin));
+      return {
+        ...ok(journal.har(filterOf(query), Number(query.limit), origin)),
+        headers: { 'content-disposition': 'attachment; filename="lmskit-journal.har"' },
+      };
     },
   };
 }

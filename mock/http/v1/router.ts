@@ -1,6 +1,7 @@
 // The Integration REST API v1 (seed 001) over the platform: one handler per operation of
 // openapi/v1, routed and validated by the contract. Handlers only translate: rules live in the domain.
-import type { Request, Response } from 'express';
+import type { Response } from 'express';
+import type { PathOperations } from '../../../generated/v1.ts';
 import { courseById, coursesInOrder } from '../../domain/courses.ts';
 import { envelope, lastEvent } from '../../domain/events.ts';
 import { groupById } from '../../domain/groups.ts';
@@ -8,15 +9,13 @@ import type { Platform } from '../../domain/platform.ts';
 import { groupStatistics, platformStatistics } from '../../domain/statistics.ts';
 import type { TenantState } from '../../domain/tenant-state.ts';
 import { userByApiId } from '../../domain/users.ts';
-import { contractRouter, type Handler, type ValidatedRequest } from '../contract.ts';
+import { contractRouter } from '../contract.ts';
+import { type Handlers, ok } from '../typed-handlers.ts';
 import { invalidV1, sendV1Error } from './errors.ts';
 import * as view from './views.ts';
 
 /** Seed 001, "Limits": courses per page. */
 export const COURSES_PER_PAGE = 20;
-
-// biome-ignore lint/suspicious/noExplicitAny: request bodies are checked against the contract before they arrive here.
-type Body = any;
 
 export interface V1Options {
   spec: Record<string, unknown>;
@@ -28,48 +27,38 @@ export function v1Router({ spec, platform, onResponseMismatch }: V1Options) {
   const tenant = (res: Response) => res.locals.tenant as TenantState;
   const id = (res: Response) => tenant(res).id;
   const run = platform.run.bind(platform);
-  const ok = (res: Response, status: number, body: unknown) => res.status(status).json(body);
 
-  const handlers: Record<
-    string,
-    (req: Request, res: Response, input: ValidatedRequest & { body: Body }) => unknown
-  > = {
-    listGroupAttributes: (_req, res) => ok(res, 200, view.attributes(tenant(res), 'group')),
-    listUserAttributes: (_req, res) => ok(res, 200, view.attributes(tenant(res), 'user')),
+  const handlers: Handlers<PathOperations> = {
+    listGroupAttributes: (_req, res) => ok(view.groupAttributes(tenant(res))),
+    listUserAttributes: (_req, res) => ok(view.userAttributes(tenant(res))),
     createGroupAttributes: (_req, res, { body }) =>
       ok(
-        res,
-        200,
-        run('upsertAttributes', { tenantId: id(res), scope: 'group', inputs: body }).map(view.attribute),
+        run('upsertAttributes', { tenantId: id(res), scope: 'group', inputs: body }).map(view.groupAttribute),
       ),
     createUserAttributes: (_req, res, { body }) =>
-      ok(
-        res,
-        200,
-        run('upsertAttributes', { tenantId: id(res), scope: 'user', inputs: body }).map(view.attribute),
-      ),
+      ok(run('upsertAttributes', { tenantId: id(res), scope: 'user', inputs: body }).map(view.userAttribute)),
 
-    createUser: (_req, res, { body }) =>
-      ok(res, 201, view.user(run('createUser', { tenantId: id(res), input: body }))),
+    createUser: (_req, res, { body }) => ({
+      status: 201,
+      body: view.user(run('createUser', { tenantId: id(res), input: body })),
+    }),
     updateUser: (_req, res, { params, body }) => {
       run('updateUser', { tenantId: id(res), apiId: String(params.userId), input: body });
-      res.status(200).end();
+      return { status: 200 };
     },
     blockUser: (_req, res, { body }) =>
-      ok(res, 200, view.bannedUser(run('banUser', { tenantId: id(res), apiId: body.id }))),
+      ok(view.bannedUser(run('banUser', { tenantId: id(res), apiId: body.id }))),
 
-    createGroup: (_req, res, { body }) =>
-      ok(res, 201, view.group(run('createGroup', { tenantId: id(res), input: body }))),
+    createGroup: (_req, res, { body }) => ({
+      status: 201,
+      body: view.group(run('createGroup', { tenantId: id(res), input: body })),
+    }),
     updateGroup: (_req, res, { params, body }) =>
-      ok(
-        res,
-        200,
-        view.group(run('updateGroup', { tenantId: id(res), groupId: Number(params.groupId), input: body })),
-      ),
+      ok(view.group(run('updateGroup', { tenantId: id(res), groupId: Number(params.groupId), input: body }))),
     getGroupStatistics: (_req, res, { params }) => {
       const t = tenant(res);
       const s = groupStatistics(t, groupById(t, Number(params.groupId)));
-      ok(res, 200, {
+      return ok({
         group: view.group(s.group),
         usersWithoutActivity: s.usersWithoutActivity.map(view.shortUser),
         usersWithoutResults: s.usersWithoutResults.map(view.shortUser),
@@ -80,13 +69,13 @@ export function v1Router({ spec, platform, onResponseMismatch }: V1Options) {
     listCourses: (_req, res, { query }) => {
       const all = coursesInOrder(tenant(res));
       const offset = Number(query.offset ?? 0);
-      ok(res, 200, {
+      return ok({
         courses: all.slice(offset, offset + COURSES_PER_PAGE).map(view.course),
         totalCount: all.length,
       });
     },
     getCourse: (_req, res, { params }) =>
-      ok(res, 200, view.courseDetail(courseById(tenant(res), Number(params.courseId)))),
+      ok(view.courseDetail(courseById(tenant(res), Number(params.courseId)))),
 
     assignCourse: (_req, res, { params, body }) => {
       const result = run('assignCourse', {
@@ -97,7 +86,7 @@ export function v1Router({ spec, platform, onResponseMismatch }: V1Options) {
         assignAt: body.assignAt,
         deadlineAt: body.deadlineAt,
       });
-      ok(res, 200, { users: result.users.map(view.shortUser), groups: result.groups.map(view.groupSummary) });
+      return ok({ users: result.users.map(view.shortUser), groups: result.groups.map(view.groupSummary) });
     },
     listCourseAssignments: (_req, res, { params }) => {
       const t = tenant(res);
@@ -105,12 +94,12 @@ export function v1Router({ spec, platform, onResponseMismatch }: V1Options) {
       const assignments = t
         .assignmentsOfCourse(c.id)
         .flatMap((a) => view.assignmentWithUser(t, a, platform.now()));
-      ok(res, 200, { assignments, totalCount: assignments.length });
+      return ok({ assignments, totalCount: assignments.length });
     },
     listUserAssignments: (_req, res, { params }) => {
       const t = tenant(res);
       const u = userByApiId(t, String(params.userId));
-      ok(res, 200, {
+      return ok({
         assignments: t
           .assignmentsOfUser(u.id)
           .flatMap((a) => view.assignmentWithCourse(t, a, platform.now())),
@@ -119,7 +108,7 @@ export function v1Router({ spec, platform, onResponseMismatch }: V1Options) {
 
     getStatistics: (_req, res) => {
       const s = platformStatistics(tenant(res));
-      ok(res, 200, {
+      return ok({
         statistics: s.statistics,
         usersWithoutActivity: s.usersWithoutActivity.map(view.shortUser),
         usersWithoutResults: s.usersWithoutResults.map(view.shortUser),
@@ -130,14 +119,17 @@ export function v1Router({ spec, platform, onResponseMismatch }: V1Options) {
     getLastWebhookEvent: (_req, res, { params }) => {
       const event = lastEvent(tenant(res), String(params.event), platform.now());
       if (!event)
-        return sendV1Error(res, { status: 404, message: `No ${params.event} event in the last 30 days` });
-      ok(res, 200, envelope(event));
+        return {
+          status: 404,
+          body: { status: 404, message: `No ${params.event} event in the last 30 days` },
+        };
+      return ok(envelope(event));
     },
   };
 
   return contractRouter({
     spec,
-    handlers: handlers as Record<string, Handler>,
+    handlers,
     // Seed 001, "Authentication": every endpoint needs the site API key; it selects the tenant.
     before: (req, res) => {
       const key = req.get('x-api-key');

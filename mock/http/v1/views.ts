@@ -30,7 +30,8 @@ export const bannedUser = (u: User) => ({
   name: u.name,
   language: u.language,
   email: u.email,
-  isBanned: u.isBanned,
+  // Only a user the platform has just blocked is shown this way.
+  isBanned: true as const,
   role: { alias: u.role },
   fromApi: u.fromApi,
 });
@@ -59,21 +60,25 @@ export const courseDetail = (c: Course) => ({
   attachedFiles: c.attachedFiles,
 });
 
-export function attribute(d: AttributeDefinition) {
-  const common = {
-    id: d.id,
-    name: d.name,
-    type: d.type,
-    apiId: d.apiId,
-    position: d.position,
-    isRequired: d.isRequired,
-  };
-  return d.scope === 'user'
-    ? { ...common, isEditable: d.isEditable, extraData: d.extraData }
-    : { ...common, extraData: d.extraData };
-}
+const attributeCommon = (d: AttributeDefinition) => ({
+  id: d.id,
+  name: d.name,
+  type: d.type,
+  apiId: d.apiId,
+  position: d.position,
+  isRequired: d.isRequired,
+});
 
-export const attributes = (t: TenantState, scope: 'user' | 'group') => definitionsOf(t, scope).map(attribute);
+/** Only user attributes carry `isEditable` (seed 001, "Custom attributes"). */
+export const userAttribute = (d: AttributeDefinition) => ({
+  ...attributeCommon(d),
+  isEditable: d.isEditable,
+  extraData: d.extraData,
+});
+export const groupAttribute = (d: AttributeDefinition) => ({ ...attributeCommon(d), extraData: d.extraData });
+
+export const userAttributes = (t: TenantState) => definitionsOf(t, 'user').map(userAttribute);
+export const groupAttributes = (t: TenantState) => definitionsOf(t, 'group').map(groupAttribute);
 
 const assignmentFields = (a: Assignment, now: number) => ({
   assignedAt: activeFrom(a),

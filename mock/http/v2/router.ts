@@ -1,7 +1,8 @@
 // The /api/v2 backend of the MCP tools (seed 000): one handler per operation of openapi/v2, routed
 // and validated by the contract, behind the pipeline of ./pipeline. What each operation needs —
 // scope, permission, licence, AI quota — is read from the operation's `x-` fields in the contract.
-import type { Request, Response } from 'express';
+import type { Response } from 'express';
+import type { PathOperations } from '../../../generated/v2.ts';
 import { loadTools } from '../../../lib/tool-schemas.ts';
 import { Extractor } from '../../ai/extract.ts';
 import { type Caller, callableTools, type ToolNeeds } from '../../domain/access.ts';
@@ -13,14 +14,12 @@ import type { Platform } from '../../domain/platform.ts';
 import { courseUserStatistics, leaderboard, type StatisticsScope, statistics } from '../../domain/reports.ts';
 import { searchCourses, searchUsers } from '../../domain/search.ts';
 import { userById } from '../../domain/users.ts';
-import { contractRouter, type Handler, type ValidatedRequest } from '../contract.ts';
-import { describeProblems, sendError } from '../error-body.ts';
+import { contractRouter } from '../contract.ts';
+import { describeProblems, errorAnswer, sendError } from '../error-body.ts';
+import { type Handlers, ok } from '../typed-handlers.ts';
 import { isFailure, Pipeline, type PipelineLimits } from './pipeline/index.ts';
 import { extractionLimits, receiveUpload } from './upload.ts';
 import * as view from './views.ts';
-
-// biome-ignore lint/suspicious/noExplicitAny: request bodies are checked against the contract before they arrive here.
-type Body = any;
 
 export interface V2Options {
   spec: Record<string, unknown>;
@@ -47,39 +46,39 @@ export function v2Router({ spec, platform, limits, onResponseMismatch }: V2Optio
   /** An AI call that succeeded counts against the key's quota for the day (seed 000, "Limits"). */
   const aiCall = (res: Response) => ({ ...who(res), quotaKeyId: caller(res).key.id });
 
-  const handlers: Record<
-    string,
-    (req: Request, res: Response, input: ValidatedRequest & { body: Body }) => unknown
-  > = {
+  const handlers: Handlers<PathOperations> = {
     getCapabilities: (_req, res) => {
       const c = caller(res);
-      res.json({
-        tier: c.tenant.mcpAccess,
-        scopes: c.scopes,
-        user: { id: c.user.id, name: c.user.name, email: c.user.email },
-        tools: callableTools(c, TOOL_NEEDS),
-        resources: [],
-      });
+      return {
+        status: 200,
+        body: {
+          tier: c.tenant.mcpAccess,
+          scopes: c.scopes,
+          user: { id: c.user.id, name: c.user.name, email: c.user.email },
+          tools: callableTools(c, TOOL_NEEDS),
+          resources: [],
+        },
+      };
     },
 
     searchUsers: (_req, res, { query }) => {
       const { found, total } = searchUsers(caller(res).tenant, String(query.query), Number(query.limit));
-      res.json({ users: found.map(view.userSummary), totalCount: total });
+      return ok({ users: found.map(view.userSummary), totalCount: total });
     },
     getUser: (_req, res, { params }) => {
       const t = caller(res).tenant;
-      res.json(view.userDetail(t, userById(t, Number(params.userId))));
+      return ok(view.userDetail(t, userById(t, Number(params.userId))));
     },
     searchCourses: (_req, res, { query }) => {
       const { found, total } = searchCourses(caller(res).tenant, String(query.query), Number(query.limit));
-      res.json({ courses: found.map(view.courseSummary), totalCount: total });
+      return ok({ courses: found.map(view.courseSummary), totalCount: total });
     },
     getCourse: (_req, res, { params }) =>
-      res.json(view.courseDetail(courseById(caller(res).tenant, Number(params.courseId)))),
+      ok(view.courseDetail(courseById(caller(res).tenant, Number(params.courseId)))),
 
     listUserAssignments: (_req, res, { params }) => {
       const t = caller(res).tenant;
-      res.json(view.assignmentList(t, t.assignmentsOfUser(userById(t, Number(params.userId)).id), now()));
+      return ok(view.assignmentList(t, t.assignmentsOfUser(userById(t, Number(params.userId)).id), now()));
     },
     listGroupAssignments: (_req, res, { params }) => {
       const t = caller(res).tenant;
@@ -88,14 +87,14 @@ export function v2Router({ spec, platform, limits, onResponseMismatch }: V2Optio
       const rows = group.memberIds.flatMap((id) =>
         t.assignmentsOfUser(id).filter((a) => courses.has(a.courseId)),
       );
-      res.json(view.assignmentList(t, rows, now()));
+      return ok(view.assignmentList(t, rows, now()));
     },
     listMyAssignments: (_req, res) => {
       const { tenant, user } = caller(res);
-      res.json(view.assignmentList(tenant, tenant.assignmentsOfUser(user.id), now()));
+      return ok(view.assignmentList(tenant, tenant.assignmentsOfUser(user.id), now()));
     },
     getCourseUserStatistics: (_req, res, { params, query }) =>
-      res.json(
+      ok(
         courseUserStatistics(
           caller(res).tenant,
           Number(params.courseId),
@@ -106,7 +105,7 @@ export function v2Router({ spec, platform, limits, onResponseMismatch }: V2Optio
     listUserCertificates: (_req, res, { params }) => {
       const t = caller(res).tenant;
       const user = userById(t, Number(params.userId));
-      res.json({
+      return ok({
         certificates: t.certificates
           .filter((c) => c.userId === user.id)
           .map((c) => ({
@@ -120,10 +119,10 @@ export function v2Router({ spec, platform, limits, onResponseMismatch }: V2Optio
     },
     getStatistics: (_req, res, { params }) => {
       const scope = params.scope as StatisticsScope;
-      res.json({ scope, generatedAt: now(), metrics: statistics(caller(res).tenant, scope, now()) });
+      return ok({ scope, generatedAt: now(), metrics: statistics(caller(res).tenant, scope, now()) });
     },
     getLeaderboard: (_req, res, { query }) =>
-      res.json({ leaders: leaderboard(caller(res).tenant, Number(query.limit)) }),
+      ok({ leaders: leaderboard(caller(res).tenant, Number(query.limit)) }),
     listAuditLog: (_req, res, { query }) => {
       const t = caller(res).tenant;
       const from =
@@ -135,7 +134,7 @@ export function v2Router({ spec, platform, limits, onResponseMismatch }: V2Optio
           ? undefined
           : parseAuditDate(String(query['fields[createdAt][to]']), true);
       if (from === null || to === null) {
-        return sendError(res, {
+        return errorAnswer({
           status: 400,
           code: 'VALIDATION_ERROR',
           message: 'fields[createdAt][from|to] must be an ISO date-time or YYYY-MM-DD.',
@@ -145,7 +144,7 @@ export function v2Router({ spec, platform, limits, onResponseMismatch }: V2Optio
       const offset = Number(query.offset);
       const authorId = query['fields[author]'] === undefined ? undefined : Number(query['fields[author]']);
       const { entries, total } = queryAudit(t, { authorId, from, to, limit, offset });
-      res.json({
+      return ok({
         entries: entries.map((e) => {
           const author = e.authorId === null ? undefined : t.users.get(e.authorId);
           return { ...e, authorId: undefined, author: author ? { id: author.id, name: author.name } : null };
@@ -163,7 +162,7 @@ export function v2Router({ spec, platform, limits, onResponseMismatch }: V2Optio
         courseId: Number(params.courseId),
         input: body,
       });
-      res.json({ assigned: created, assignment: view.assignment(t, assignment, now()) });
+      return ok({ assigned: created, assignment: view.assignment(t, assignment, now()) });
     },
     assignCourseToGroups: (_req, res, { params, body }) => {
       const result = run('assignGroupsV2', {
@@ -172,14 +171,14 @@ export function v2Router({ spec, platform, limits, onResponseMismatch }: V2Optio
         groups: body.groups,
         deadlineAt: body.deadlineAt,
       });
-      res.json({
+      return ok({
         courseId: result.courseId,
         groups: result.groups.map(view.groupBrief),
         usersAssigned: result.usersAssigned,
       });
     },
     assignCourseChain: (_req, res, { params, body }) =>
-      res.json(
+      ok(
         run('assignChain', {
           ...who(res),
           chainId: Number(params.chainId),
@@ -190,39 +189,45 @@ export function v2Router({ spec, platform, limits, onResponseMismatch }: V2Optio
       ),
     banUser: (_req, res, { body }) => {
       const user = run('banV2', { ...who(res), userId: body.userId });
-      res.json({ userId: user.id, status: 'banned' });
+      return ok({ userId: user.id, status: 'banned' });
     },
     unbanUser: (_req, res, { params }) => {
       const user = run('unbanV2', { ...who(res), userId: Number(params.userId) });
-      res.json({ userId: user.id, status: 'active' });
+      return ok({ userId: user.id, status: 'active' });
     },
     changeUserEmail: (_req, res, { params, body }) => {
       const user = run('changeEmailV2', { ...who(res), userId: Number(params.userId), email: body.email });
-      res.json({ userId: user.id, email: user.email, notificationSent: true });
+      return ok({ userId: user.id, email: user.email, notificationSent: true });
     },
     cloneCourse: (_req, res, { body }) => {
       const course = run('cloneV2', { ...who(res), courseId: body.courseId });
-      res.status(201).json({ ...view.courseSummary(course), status: 'draft', sourceCourseId: body.courseId });
+      return {
+        status: 201 as const,
+        body: { ...view.courseSummary(course), status: 'draft', sourceCourseId: body.courseId },
+      };
     },
 
     uploadSourceMaterial: async (req, res) => {
       const upload = await receiveUpload(req, extractor);
-      if ('status' in upload) return sendError(res, upload);
+      if ('status' in upload) return errorAnswer(upload);
       const { sessionId, file } = run('recordUpload', {
         tenantId: caller(res).tenant.id,
         ...upload,
         keepCharacters: extractor.limits.storedTextCharacters,
       });
-      res.status(201).json({
-        sessionId,
-        fileId: file.id,
-        filename: file.filename,
-        mimeType: file.mimeType,
-        size: file.size,
-      });
+      return {
+        status: 201 as const,
+        body: {
+          sessionId,
+          fileId: file.id,
+          filename: file.filename,
+          mimeType: file.mimeType,
+          size: file.size,
+        },
+      };
     },
     processSourceMaterial: (_req, res, { body }) =>
-      res.json(
+      ok(
         run('processUpload', {
           tenantId: caller(res).tenant.id,
           sessionId: body.sessionId,
@@ -231,12 +236,15 @@ export function v2Router({ spec, platform, limits, onResponseMismatch }: V2Optio
       ),
     generateCourse: (_req, res, { body }) => {
       const job = run('createJob', { ...aiCall(res), input: body });
-      res.status(202).json({
-        jobId: job.id,
-        status: 'queued',
-        message:
-          'Generation started. Poll get_course_generation_status with this jobId every 3-5 seconds; it takes about 10-30 seconds.',
-      });
+      return {
+        status: 202 as const,
+        body: {
+          jobId: job.id,
+          status: 'queued',
+          message:
+            'Generation started. Poll get_course_generation_status with this jobId every 3-5 seconds; it takes about 10-30 seconds.',
+        },
+      };
     },
     getGenerationJob: (_req, res, { params }) => {
       const t = caller(res).tenant;
@@ -244,7 +252,7 @@ export function v2Router({ spec, platform, limits, onResponseMismatch }: V2Optio
       const job = jobIsDue(jobById(t, id), now())
         ? run('settleJob', { tenantId: t.id, jobId: id })
         : jobById(t, id);
-      res.json(view.job(job));
+      return ok(view.job(job));
     },
     refineCourse: (_req, res, { params, body }) => {
       const result = run('refineCourse', {
@@ -252,7 +260,7 @@ export function v2Router({ spec, platform, limits, onResponseMismatch }: V2Optio
         courseId: Number(params.courseId),
         feedback: body.feedback,
       });
-      res.json(result);
+      return ok(result);
     },
     regenerateQuestion: (_req, res, { params, body }) => {
       const result = run('regenerateQuestion', {
@@ -260,7 +268,7 @@ export function v2Router({ spec, platform, limits, onResponseMismatch }: V2Optio
         questionId: Number(params.questionId),
         feedback: body?.feedback,
       });
-      res.json(result);
+      return ok(result);
     },
     regenerateLesson: (_req, res, { params, body }) => {
       const result = run('regenerateLesson', {
@@ -268,13 +276,13 @@ export function v2Router({ spec, platform, limits, onResponseMismatch }: V2Optio
         lessonId: Number(params.lessonId),
         feedback: body?.feedback,
       });
-      res.json(result);
+      return ok(result);
     },
   };
 
   return contractRouter({
     spec,
-    handlers: handlers as Record<string, Handler>,
+    handlers,
     before: (req, res, operation) => {
       const result = pipeline.run(
         req.get('x-mcp-key'),

@@ -33,7 +33,17 @@ export interface ReceivedUpload {
   sessionId?: string;
 }
 
-const bad = (status: number, code: string, message: string): Failure => ({ status, code, message });
+/** The statuses openapi/v2 documents for a refused upload. */
+type UploadFailure = Failure & { status: 400 | 413 | 415 | 503 };
+const bad = (
+  status: UploadFailure['status'],
+  code: UploadFailure['code'],
+  message: string,
+): UploadFailure => ({
+  status,
+  code,
+  message,
+});
 const SESSION_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 function readMultipart(req: Request): Promise<{
@@ -77,7 +87,10 @@ function readMultipart(req: Request): Promise<{
   });
 }
 
-export async function receiveUpload(req: Request, extractor: Extractor): Promise<ReceivedUpload | Failure> {
+export async function receiveUpload(
+  req: Request,
+  extractor: Extractor,
+): Promise<ReceivedUpload | UploadFailure> {
   if (!req.is('multipart/form-data'))
     return bad(400, 'VALIDATION_ERROR', 'Send the file as multipart/form-data with a part named "file".');
   const { file, fields, error } = await readMultipart(req);
