@@ -24,6 +24,7 @@ import { createApp } from '../mock/app.ts';
 import { VirtualClock } from '../mock/domain/clock.ts';
 import { Platform } from '../mock/domain/platform.ts';
 import { MAX_JOURNAL_SIZE } from '../mock/http/journal.ts';
+import { keepIdleConnections } from '../mock/http/keep-alive.ts';
 import { answerClientErrors } from '../mock/http/refusals.ts';
 import { DEMO_TENANT, liveDemoKeys } from '../mock/seed/demo.ts';
 import { loadSeed, SEEDS } from '../mock/seed/index.ts';
@@ -123,6 +124,7 @@ export async function startMock(options: MockOptions = {}): Promise<Mock> {
 
   const server = app.listen(port, host);
   answerClientErrors(server);
+  keepIdleConnections(server);
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('listening', resolve);

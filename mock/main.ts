@@ -11,6 +11,7 @@ import { VirtualClock } from './domain/clock.ts';
 import { Platform } from './domain/platform.ts';
 import { buildDocsInChildProcess, docsBuildable } from './http/docs.ts';
 import { DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_SIZE } from './http/journal.ts';
+import { keepIdleConnections } from './http/keep-alive.ts';
 import { answerClientErrors } from './http/refusals.ts';
 import { DEMO_TENANT, liveDemoKeys, START } from './seed/demo.ts';
 import { loadSeed, SEEDS } from './seed/index.ts';
@@ -145,6 +146,7 @@ const server: Server = app.listen(port, values.host, () => {
   console.log(lines.join('\n'));
 });
 answerClientErrors(server);
+keepIdleConnections(server);
 server.on('error', (error) => {
   console.error(`cannot listen on ${values.host}:${port}: ${error.message}`);
   process.exit(1);

@@ -6,6 +6,7 @@ import { createApp } from '../../mock/app.ts';
 import { VirtualClock } from '../../mock/domain/clock.ts';
 import { Platform } from '../../mock/domain/platform.ts';
 import type { LoadDocs } from '../../mock/http/docs.ts';
+import { keepIdleConnections } from '../../mock/http/keep-alive.ts';
 import type { PipelineLimits } from '../../mock/http/v2/pipeline/index.ts';
 import { DEMO_SITE_API_KEY, demoMcpKey } from '../../mock/seed/demo.ts';
 import { loadSeed } from '../../mock/seed/index.ts';
@@ -56,6 +57,7 @@ export async function startHarness(
     docs,
   });
   const server = app.listen(0, '127.0.0.1');
+  keepIdleConnections(server);
   await new Promise((resolve) => server.once('listening', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
