@@ -31,6 +31,7 @@ const HELP = `usage: lmskit mock [options]
   --frozen-clock      the virtual clock moves only when advanced through /__admin
   --rate-limit N      /api/v2 requests per MCP key per minute (LMSKIT_RATE_LIMIT, default 120; 0 = off)
   --journal-size N    requests the request journal keeps, 1 to 100000 (LMSKIT_JOURNAL_SIZE, default 1000)
+  --webhook-timeout S seconds a webhook receiver has to answer, 1 to 600 (LMSKIT_WEBHOOK_TIMEOUT, default 5)
   --trust-proxy LIST  peers whose X-Forwarded-For names the client, for the failed-login limit per client
                       (LMSKIT_TRUST_PROXY: addresses, subnets, loopback or none; default loopback)
 `;
@@ -47,6 +48,7 @@ const values = parseCommandLine(
     'frozen-clock': { type: 'boolean', default: false },
     'rate-limit': { type: 'string', default: process.env.LMSKIT_RATE_LIMIT ?? '120' },
     'trust-proxy': { type: 'string', default: process.env.LMSKIT_TRUST_PROXY ?? 'loopback' },
+    'webhook-timeout': { type: 'string', default: process.env.LMSKIT_WEBHOOK_TIMEOUT ?? '5' },
     'journal-size': {
       type: 'string',
       default: process.env.LMSKIT_JOURNAL_SIZE ?? String(DEFAULT_JOURNAL_SIZE),
@@ -64,6 +66,12 @@ const journalSize = Number(values['journal-size']);
 if (!Number.isInteger(journalSize) || journalSize < 1 || journalSize > MAX_JOURNAL_SIZE)
   usageError(
     `--journal-size takes a whole number from 1 to ${MAX_JOURNAL_SIZE}, not ${values['journal-size']}`,
+    HELP,
+  );
+const webhookTimeout = Number(values['webhook-timeout']);
+if (!Number.isInteger(webhookTimeout) || webhookTimeout < 1 || webhookTimeout > 600)
+  usageError(
+    `--webhook-timeout takes a whole number of seconds from 1 to 600, not ${values['webhook-timeout']}`,
     HELP,
   );
 let trustProxy: string | false = false;
@@ -116,7 +124,7 @@ const { app } = createApp({
   trustProxy,
   journalSize,
 });
-const dispatcher = new WebhookDispatcher(platform);
+const dispatcher = new WebhookDispatcher(platform, { timeoutMs: webhookTimeout * 1000 });
 dispatcher.start();
 
 const server: Server = app.listen(port, values.host, () => {

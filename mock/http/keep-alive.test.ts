@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startMock } from '../../lib/api.ts';
 import { KEEP_ALIVE_MS } from './keep-alive.ts';
 
-describe('idle connections (docs/mock.md, Run it)', () => {
+describe('idle connections (docs/mock.md, Options)', () => {
   const started = startMock();
   afterAll(async () => (await started).stop());
 

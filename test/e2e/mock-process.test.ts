@@ -2,6 +2,7 @@
 // would — started, written to, killed with SIGKILL, restarted on the same state file — and every
 // acknowledged write is still there. Then a torn tail in the state file is reported, not fatal. On the
 // way, its /docs/ is built on the first visit (docs/adr-0003).
+import { spawnSync } from 'node:child_process';
 import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -128,5 +129,19 @@ describe('lmskit mock, as a process', () => {
     const p = running.at(-1);
     p?.child.kill('SIGTERM');
     expect(await p?.exited).toBe(0);
+  });
+});
+
+describe('flags (docs/mock.md, Options)', () => {
+  it.each([
+    ['--webhook-timeout', '0', /--webhook-timeout takes a whole number of seconds from 1 to 600, not 0/],
+    ['--journal-size', 'many', /--journal-size takes a whole number from 1 to 100000, not many/],
+  ])('%s %s is one sentence and exit code 2, before anything starts', (flag, value, sentence) => {
+    const run = spawnSync(process.execPath, ['bin/lmskit.js', 'mock', '--port', '0', flag, value], {
+      encoding: 'utf8',
+    });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(sentence);
+    expect(run.stderr).not.toMatch(/\bat .*\.ts:\d+/);
   });
 });
