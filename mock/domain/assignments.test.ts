@@ -4,8 +4,10 @@
 import { describe, expect, it } from 'vitest';
 import {
   assign,
+  assignmentsOfGroup,
   assignToGroup,
   certificateOf,
+  certificatesOfUser,
   finishCourse,
   isExpired,
   setProgress,
@@ -274,5 +276,52 @@ describe('finishCourse', () => {
     assign(t, lena.id, 1, {}, START - DAY);
     finishCourse(t, SITE_KEY, lena.id, 1, 50, START);
     expect(caught(() => act(t, lena.id)).code).toBe('ALREADY_FINISHED');
+  });
+});
+
+describe('assignmentsOfGroup', () => {
+  it("lists the members' assignments to the group's courses, not their other courses (seed 000, list_assignments by groupId)", () => {
+    const { t, lena } = setup();
+    addCourse(t, 2);
+    const group = createGroup(t, SITE_KEY, { name: 'Sales' }, START);
+    addMember(t, group.id, lena.id, START);
+    assign(t, lena.id, 1, {}, START);
+    assignToGroup(t, group.id, 2, {}, START);
+    expect(assignmentsOfGroup(t, group).map((a) => [a.userId, a.courseId])).toEqual([[lena.id, 2]]);
+  });
+
+  it('is empty for a group without members (seed 000, list_assignments by groupId)', () => {
+    const { t } = setup();
+    const group = createGroup(t, SITE_KEY, { name: 'Empty' }, START);
+    assignToGroup(t, group.id, 1, {}, START);
+    expect(assignmentsOfGroup(t, group)).toEqual([]);
+  });
+});
+
+describe('certificatesOfUser', () => {
+  it("lists only the user's certificates, each with its course's name, issue and expiry dates (seed 000, list_certificates)", () => {
+    const { t, lena } = setup();
+    const max = createUser(
+      t,
+      SITE_KEY,
+      { id: 'max', name: 'Max', email: 'max@x.example', password: 'password1', roleAlias: 'learner' },
+      START,
+    );
+    addCourse(t, 2, { hasCertificate: true, passingScore: 10, certificateValidDays: 30 });
+    for (const user of [lena, max]) {
+      assign(t, user.id, 2, {}, START - DAY);
+      finishCourse(t, SITE_KEY, user.id, 2, 90, START);
+    }
+    const mine = certificatesOfUser(t, lena.id);
+    expect(mine).toEqual([
+      {
+        id: certificateOf(t, lena.id, 2)?.id,
+        courseId: 2,
+        courseName: 'Course 2',
+        issuedAt: START,
+        expiresAt: START + 30 * DAY,
+      },
+    ]);
+    expect(certificatesOfUser(t, 9_999)).toEqual([]);
   });
 });

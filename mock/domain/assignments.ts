@@ -5,7 +5,7 @@ import { type Actor, audit } from './audit.ts';
 import { DAY } from './clock.ts';
 import { conflict, notFound } from './errors.ts';
 import { courseFinished } from './events.ts';
-import type { Assignment } from './model.ts';
+import type { Assignment, Group } from './model.ts';
 import type { TenantState } from './tenant-state.ts';
 
 export type AssignmentStatus = 'notStarted' | 'inProgress' | 'finished' | 'overdue';
@@ -163,3 +163,24 @@ export function finishCourse(
 
 export const certificateOf = (t: TenantState, userId: number, courseId: number) =>
   t.certificates.find((c) => c.userId === userId && c.courseId === courseId) ?? null;
+
+/**
+ * Seed 000, list_assignments by `groupId`: the group's members' assignments to the group's courses
+ * (a member's other courses are theirs, not the group's).
+ */
+export function assignmentsOfGroup(t: TenantState, group: Group): Assignment[] {
+  const courses = new Set(group.courseIds);
+  return group.memberIds.flatMap((id) => t.assignmentsOfUser(id).filter((a) => courses.has(a.courseId)));
+}
+
+/** Seed 000, list_certificates: the user's certificates with their course's name, issue and expiry dates. */
+export const certificatesOfUser = (t: TenantState, userId: number) =>
+  t.certificates
+    .filter((c) => c.userId === userId)
+    .map((c) => ({
+      id: c.id,
+      courseId: c.courseId,
+      courseName: t.courses.get(c.courseId)?.name ?? '',
+      issuedAt: c.issuedAt,
+      expiresAt: c.expiresAt,
+    }));

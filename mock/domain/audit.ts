@@ -1,5 +1,6 @@
 // The audit log: every write through either API appends an entry (docs/adr-0002: the audit
 // log). `authorId` is null for the site API key.
+import { invalid } from './errors.ts';
 import type { AuditEntry } from './model.ts';
 import type { TenantState } from './tenant-state.ts';
 
@@ -52,4 +53,40 @@ export function parseAuditDate(text: string, end: boolean): number | null {
   const ms = Date.parse(day ? `${text}T00:00:00Z` : text);
   if (Number.isNaN(ms)) return null;
   return Math.floor(ms / 1000) + (day && end ? 86_399 : 0);
+}
+
+export interface AuditLogRequest {
+  authorId?: number;
+  /** `fields[createdAt][from]` as sent: see parseAuditDate. */
+  from?: string;
+  /** `fields[createdAt][to]` as sent: a day means its end. */
+  to?: string;
+  limit: number;
+  offset: number;
+}
+
+/**
+ * Seed 000, get_audit_log: the window's dates read (a text that is not one is refused before
+ * anything is looked up), the page queried, and each entry's author named as `{id, name}`, or null
+ * for the site API key and a user no longer known.
+ */
+export function readAuditLog(t: TenantState, r: AuditLogRequest) {
+  const from = r.from === undefined ? undefined : parseAuditDate(r.from, false);
+  const to = r.to === undefined ? undefined : parseAuditDate(r.to, true);
+  if (from === null || to === null)
+    throw invalid('fields[createdAt][from|to] must be an ISO date-time or YYYY-MM-DD.');
+  const { entries, total } = queryAudit(t, {
+    authorId: r.authorId,
+    from,
+    to,
+    limit: r.limit,
+    offset: r.offset,
+  });
+  return {
+    entries: entries.map((e) => {
+      const author = e.authorId === null ? undefined : t.users.get(e.authorId);
+      return { ...e, authorId: undefined, author: author ? { id: author.id, name: author.name } : null };
+    }),
+    total,
+  };
 }

@@ -7,7 +7,8 @@ import { loadTools } from '../../../lib/tool-schemas.ts';
 import { Extractor } from '../../ai/extract.ts';
 import { type Caller, callableTools, type ToolNeeds } from '../../domain/access.ts';
 import { jobById, jobIsDue } from '../../domain/ai.ts';
-import { parseAuditDate, queryAudit } from '../../domain/audit.ts';
+import { assignmentsOfGroup, certificatesOfUser } from '../../domain/assignments.ts';
+import { readAuditLog } from '../../domain/audit.ts';
 import { courseById } from '../../domain/courses.ts';
 import { groupById } from '../../domain/groups.ts';
 import type { Platform } from '../../domain/platform.ts';
@@ -35,6 +36,9 @@ const TOOL_NEEDS: ToolNeeds[] = loadTools().map((t) => ({
   permission: t['x-permission'],
   licence: t['x-licence'],
 }));
+
+/** An optional query parameter as its text. */
+const optionalText = (value: unknown) => (value === undefined ? undefined : String(value));
 
 export function v2Router({ spec, platform, limits, onResponseMismatch }: V2Options) {
   const pipeline = new Pipeline(platform, limits);
@@ -82,12 +86,7 @@ export function v2Router({ spec, platform, limits, onResponseMismatch }: V2Optio
     },
     listGroupAssignments: (_req, res, { params }) => {
       const t = caller(res).tenant;
-      const group = groupById(t, Number(params.groupId));
-      const courses = new Set(group.courseIds);
-      const rows = group.memberIds.flatMap((id) =>
-        t.assignmentsOfUser(id).filter((a) => courses.has(a.courseId)),
-      );
-      return ok(view.assignmentList(t, rows, now()));
+      return ok(view.assignmentList(t, assignmentsOfGroup(t, groupById(t, Number(params.groupId))), now()));
     },
     listMyAssignments: (_req, res) => {
       const { tenant, user } = caller(res);
@@ -104,18 +103,7 @@ export function v2Router({ spec, platform, limits, onResponseMismatch }: V2Optio
       ),
     listUserCertificates: (_req, res, { params }) => {
       const t = caller(res).tenant;
-      const user = userById(t, Number(params.userId));
-      return ok({
-        certificates: t.certificates
-          .filter((c) => c.userId === user.id)
-          .map((c) => ({
-            id: c.id,
-            courseId: c.courseId,
-            courseName: t.courses.get(c.courseId)?.name ?? '',
-            issuedAt: c.issuedAt,
-            expiresAt: c.expiresAt,
-          })),
-      });
+      return ok({ certificates: certificatesOfUser(t, userById(t, Number(params.userId)).id) });
     },
     getStatistics: (_req, res, { params }) => {
       const scope = params.scope as StatisticsScope;
@@ -124,35 +112,16 @@ export function v2Router({ spec, platform, limits, onResponseMismatch }: V2Optio
     getLeaderboard: (_req, res, { query }) =>
       ok({ leaders: leaderboard(caller(res).tenant, Number(query.limit)) }),
     listAuditLog: (_req, res, { query }) => {
-      const t = caller(res).tenant;
-      const from =
-        query['fields[createdAt][from]'] === undefined
-          ? undefined
-          : parseAuditDate(String(query['fields[createdAt][from]']), false);
-      const to =
-        query['fields[createdAt][to]'] === undefined
-          ? undefined
-          : parseAuditDate(String(query['fields[createdAt][to]']), true);
-      if (from === null || to === null) {
-        return errorAnswer({
-          status: 400,
-          code: 'VALIDATION_ERROR',
-          message: 'fields[createdAt][from|to] must be an ISO date-time or YYYY-MM-DD.',
-        });
-      }
       const limit = Number(query.limit);
       const offset = Number(query.offset);
-      const authorId = query['fields[author]'] === undefined ? undefined : Number(query['fields[author]']);
-      const { entries, total } = queryAudit(t, { authorId, from, to, limit, offset });
-      return ok({
-        entries: entries.map((e) => {
-          const author = e.authorId === null ? undefined : t.users.get(e.authorId);
-          return { ...e, authorId: undefined, author: author ? { id: author.id, name: author.name } : null };
-        }),
-        totalCount: total,
+      const { entries, total } = readAuditLog(caller(res).tenant, {
+        authorId: query['fields[author]'] === undefined ? undefined : Number(query['fields[author]']),
+        from: optionalText(query['fields[createdAt][from]']),
+        to: optionalText(query['fields[createdAt][to]']),
         limit,
         offset,
       });
+      return ok({ entries, totalCount: total, limit, offset });
     },
 
     assignUserToCourse: (_req, res, { params, body }) => {
@@ -201,10 +170,7 @@ export function v2Router({ spec, platform, limits, onResponseMismatch }: V2Optio
     },
     cloneCourse: (_req, res, { body }) => {
       const course = run('cloneV2', { ...who(res), courseId: body.courseId });
-      return {
-        status: 201 as const,
-        body: { ...view.courseSummary(course), status: 'draft', sourceCourseId: body.courseId },
-      };
+      return { status: 201 as const, body: view.clonedCourse(course, body.courseId) };
     },
 
     uploadSourceMaterial: async (req, res) => {

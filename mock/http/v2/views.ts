@@ -32,6 +32,13 @@ export const courseSummary = (c: Course) => ({
   annotation: c.annotation,
 });
 
+/** Seed 000, clone_course: the copy, always unpublished, with the course it was copied from. */
+export const clonedCourse = (c: Course, sourceCourseId: number) => ({
+  ...courseSummary(c),
+  status: 'draft' as const,
+  sourceCourseId,
+});
+
 export const courseDetail = (c: Course) => ({
   ...courseSummary(c),
   ...(c.language ? { language: c.language } : {}),

@@ -1,0 +1,73 @@
+// The audit log as get_audit_log reads it (seed 000, Read tools: get_audit_log): a window of ISO
+// date-times or days, the author named, newest first, paged; a window that is not a date refused.
+import { describe, expect, it } from 'vitest';
+import { audit, readAuditLog, SITE_KEY } from './audit.ts';
+import { DomainError } from './errors.ts';
+import { TenantState } from './tenant-state.ts';
+import { createUser } from './users.ts';
+
+const DAY_START = Date.parse('2026-01-01T00:00:00Z') / 1000;
+
+function setup() {
+  const t = TenantState.empty('t', 'T', 'key');
+  const ann = createUser(
+    t,
+    SITE_KEY,
+    { id: 'ann', name: 'Ann', email: 'ann@x.example', password: 'password1', roleAlias: 'learner' },
+    DAY_START,
+  );
+  t.audit.length = 0;
+  audit(t, { userId: ann.id }, DAY_START + 10, 'course.clone', { type: 'course', id: '1' });
+  audit(t, SITE_KEY, DAY_START + 20, 'user.ban', { type: 'user', id: 'ann' });
+  audit(t, { userId: ann.id }, DAY_START + 86_400 + 5, 'course.publish', { type: 'course', id: '1' });
+  return { t, ann };
+}
+
+const page = { limit: 50, offset: 0 };
+
+describe('readAuditLog', () => {
+  it('names the author as {id, name}, null for the site API key, newest first (seed 000, get_audit_log: audit entries)', () => {
+    const { t, ann } = setup();
+    const { entries, total } = readAuditLog(t, page);
+    expect(total).toBe(3);
+    expect(entries.map((e) => [e.action, e.author])).toEqual([
+      ['course.publish', { id: ann.id, name: 'Ann' }],
+      ['user.ban', null],
+      ['course.clone', { id: ann.id, name: 'Ann' }],
+    ]);
+    expect(entries.every((e) => e.authorId === undefined)).toBe(true);
+  });
+
+  it('reads a YYYY-MM-DD window end as the end of that day (seed 000, get_audit_log: ISO date or YYYY-MM-DD)', () => {
+    const { t } = setup();
+    const { entries } = readAuditLog(t, { ...page, from: '2026-01-01', to: '2026-01-01' });
+    expect(entries.map((e) => e.action)).toEqual(['user.ban', 'course.clone']);
+    const later = readAuditLog(t, { ...page, from: '2026-01-01T00:00:15Z' });
+    expect(later.entries.map((e) => e.action)).toEqual(['course.publish', 'user.ban']);
+  });
+
+  it('filters by the acting user and pages (seed 000, get_audit_log: acting user id, limit, offset)', () => {
+    const { t, ann } = setup();
+    const { entries, total } = readAuditLog(t, { authorId: ann.id, limit: 1, offset: 1 });
+    expect(total).toBe(2);
+    expect(entries.map((e) => e.action)).toEqual(['course.clone']);
+  });
+
+  it.each([
+    ['from', { from: 'yesterday' }],
+    ['to', { to: '2026-13-45' }],
+  ])(
+    'refuses a window %s that is not a date as a validation error (seed 000, Errors: 400 VALIDATION_ERROR)',
+    (_, window) => {
+      const { t } = setup();
+      let error: unknown;
+      try {
+        readAuditLog(t, { ...page, ...window });
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(DomainError);
+      expect(error).toMatchObject({ kind: 'validation', code: 'VALIDATION_ERROR' });
+    },
+  );
+});

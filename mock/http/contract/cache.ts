@@ -1,0 +1,29 @@
+// Step 4 of the contract chain: a GET answer served again while what it depends on (the cache key
+// the API gives: caller, state version, virtual time) and its URL stay the same.
+import type { Response } from 'express';
+import type { AnswerCache } from '../answer-cache.ts';
+
+/**
+ * Answers from the cache and tells so (true), or arranges for the 200 answer about to be sent to be
+ * kept under `key` (false).
+ */
+export function answerFromCache(res: Response, cache: AnswerCache, key: string): boolean {
+  const hit = cache.get(key);
+  if (hit) {
+    res.status(200).set('content-type', hit.type).send(hit.body);
+    return true;
+  }
+  rememberAnswer(res, (answer) => cache.set(key, answer));
+  return false;
+}
+
+/** Hands a 200 answer's body to `keep` as it is sent. */
+export function rememberAnswer(res: Response, keep: (answer: { type: string; body: string }) => void): void {
+  const send = res.send.bind(res);
+  res.send = (body?: unknown) => {
+    res.send = send;
+    if (res.statusCode === 200 && typeof body === 'string')
+      keep({ type: String(res.get('content-type') ?? 'application/json'), body });
+    return send(body);
+  };
+}

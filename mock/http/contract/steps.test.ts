@@ -1,0 +1,160 @@
+// The steps of the contract chain (../contract.ts), each alone, over a tiny document: parameters are
+// coerced to their schema's type, every invalid input is named (seed 000, Errors: 400
+// VALIDATION_ERROR), a GET answer is kept and served again (docs/architecture.md, "A request's path",
+// step 6), and an answer the contract does not document is caught (docs/adr-0004-typed-handlers-and-error-catalogue.md).
+import type { Request, Response } from 'express';
+import { describe, expect, it } from 'vitest';
+import { AnswerCache } from '../answer-cache.ts';
+import { answerFromCache } from './cache.ts';
+import { coerce, coerceParameters } from './coerce.ts';
+import { compileOperation } from './compile.ts';
+import { schemas } from './fixture.test-spec.ts';
+import { inputProblems } from './validate-input.ts';
+import { answerMismatches, checkAnswer } from './validate-output.ts';
+
+const op = () => compileOperation(schemas(), '/users/{userId}', 'post');
+
+/** A request as Express hands it on: string parameters, a parsed body, headers. */
+function request(params: Record<string, string>, query: Record<string, string>, body?: unknown) {
+  const headers: Record<string, string> =
+    body === undefined ? {} : { 'content-length': '10', 'content-type': 'application/json' };
+  return {
+    params,
+    query,
+    body,
+    get: (name: string) => headers[name.toLowerCase()],
+    is: (types: string[]) =>
+      types.includes(headers['content-type'] ?? '') ? headers['content-type'] : false,
+  } as unknown as Request;
+}
+
+/** A response that records what is sent. */
+function response() {
+  const sent: { status: number; type?: string; body?: unknown }[] = [];
+  const headers: Record<string, string> = {};
+  const res = {
+    statusCode: 200,
+    locals: {},
+    status(code: number) {
+      res.statusCode = code;
+      return res;
+    },
+    set(name: string, value: string) {
+      headers[name.toLowerCase()] = value;
+      return res;
+    },
+    get: (name: string) => headers[name.toLowerCase()],
+    send(body?: unknown) {
+      sent.push({ status: res.statusCode, type: headers['content-type'], body });
+      return res;
+    },
+  };
+  return { res: res as unknown as Response & { send: (b?: unknown) => Response }, sent };
+}
+
+describe('compileOperation', () => {
+  it("holds the path item's and the operation's parameters in order, and the body's validator, required flag and media types", () => {
+    const compiled = op();
+    expect(compiled.parameters.map((p) => p.param.name)).toEqual(['userId', 'limit', 'dry', 'q']);
+    expect(compiled.body.required).toBe(true);
+    expect(compiled.body.mediaTypes).toEqual(['application/json']);
+    expect(compiled.body.validate?.({ email: 'a@x.example' })).toBe(true);
+    expect(compiled.body.validate?.({})).toBe(false);
+  });
+});
+
+describe('coerce', () => {
+  it('turns numeric and boolean text into what the schema names, and leaves other text as sent', () => {
+    expect(coerce('42', { type: 'integer' })).toBe(42);
+    expect(coerce('true', { type: 'boolean' })).toBe(true);
+    expect(coerce('4x', { type: 'integer' })).toBe('4x');
+    expect(coerce('42', { type: 'string' })).toBe('42');
+  });
+
+  it("gives an absent optional parameter its schema's default and names every parameter not sent", () => {
+    const { input, unsent } = coerceParameters(request({ userId: '7' }, { dry: 'false' }), op().parameters);
+    expect(input.params).toEqual({ userId: 7 });
+    expect(input.query).toEqual({ limit: 20, dry: false });
+    expect([...unsent].map((p) => p.param.name)).toEqual(['limit', 'q']);
+  });
+});
+
+describe('inputProblems', () => {
+  const problems = (req: Request) => {
+    const compiled = op();
+    const { input, unsent } = coerceParameters(req, compiled.parameters);
+    return inputProblems(req, compiled, input, unsent);
+  };
+
+  it('finds nothing wrong in valid input', () => {
+    expect(problems(request({ userId: '7' }, { q: 'x', limit: '50' }, { email: 'a@x.example' }))).toEqual([]);
+  });
+
+  it('names every invalid value in the document order: path, query, a missing required one, then the body (seed 000, Errors: 400 VALIDATION_ERROR)', () => {
+    const found = problems(request({ userId: '0' }, { limit: '51' }, { email: 3 }));
+    expect(found.map((p) => [p.in, p.name, p.errors[0]?.keyword])).toEqual([
+      ['path', 'userId', 'minimum'],
+      ['query', 'limit', 'maximum'],
+      ['query', 'q', 'required'],
+      ['body', undefined, 'type'],
+    ]);
+  });
+
+  it('calls an empty body a missing one when the operation requires a body', () => {
+    const found = problems(request({ userId: '7' }, { q: 'x' }));
+    expect(found).toEqual([{ in: 'body', errors: [expect.objectContaining({ keyword: 'required' })] }]);
+  });
+});
+
+describe('answerFromCache', () => {
+  it('keeps a 200 answer as it is sent and serves it again under the same key, but not a refusal', () => {
+    const cache = new AnswerCache();
+    const first = response();
+    expect(answerFromCache(first.res, cache, 'k')).toBe(false);
+    first.res.set('content-type', 'application/json');
+    first.res.send('{"id":1}');
+    const again = response();
+    expect(answerFromCache(again.res, cache, 'k')).toBe(true);
+    expect(again.sent).toEqual([{ status: 200, type: 'application/json', body: '{"id":1}' }]);
+
+    const refused = response();
+    answerFromCache(refused.res, cache, 'other');
+    refused.res.status(404).send('{"code":"NOT_FOUND"}');
+    expect(answerFromCache(response().res, cache, 'other')).toBe(false);
+  });
+});
+
+describe('answerMismatches and checkAnswer', () => {
+  const compiled = op();
+
+  it('accepts an answer its operation documents', () => {
+    expect(answerMismatches(schemas(), compiled, 200, '{"id":1}')).toEqual([]);
+    expect(answerMismatches(schemas(), compiled, 404, '{"code":"NOT_FOUND"}')).toEqual([]);
+  });
+
+  it('names an undocumented status, a body against the schema, a status without a JSON body and an uncatalogued code (docs/adr-0004)', () => {
+    expect(answerMismatches(schemas(), compiled, 500, '{}')).toEqual(['status 500 is not documented']);
+    expect(answerMismatches(schemas(), compiled, 200, '{"id":"1"}')).toEqual(['/id: must be integer']);
+    expect(answerMismatches(schemas(), compiled, 204, '{}')).toEqual(['status 204 documents no JSON body']);
+    expect(answerMismatches(schemas(), compiled, 404, '{"code":"GONE"}')).toEqual([
+      'code GONE is not documented for status 404 (x-error-codes: NOT_FOUND)',
+    ]);
+  });
+
+  it('reports a departing JSON answer instead of sending it, and lets a documented one through', () => {
+    const reports: string[][] = [];
+    const bad = response();
+    checkAnswer(bad.res, schemas(), compiled, (_res, _status, errors) => reports.push(errors));
+    bad.res.set('content-type', 'application/json');
+    bad.res.status(200).send('{"id":"x"}');
+    expect(bad.sent).toEqual([]);
+    expect(reports).toEqual([['/id: must be integer']]);
+
+    const good = response();
+    checkAnswer(good.res, schemas(), compiled, (_res, _status, errors) => reports.push(errors));
+    good.res.set('content-type', 'application/json');
+    good.res.send('{"id":1}');
+    expect(good.sent).toHaveLength(1);
+    expect(reports).toHaveLength(1);
+  });
+});
