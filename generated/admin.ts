@@ -622,6 +622,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/faults/{faultId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The fault's id, as listed by `GET /faults`. */
+                faultId: components["parameters"]["FaultId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove one fault
+         * @description Removes the fault; the requests it would have answered get their real answers again. The other
+         *     faults stay in force. A fault that has already run out (or was cleared) is 404.
+         */
+        delete: operations["deleteFault"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/snapshot": {
         parameters: {
             query?: never;
@@ -1861,7 +1885,7 @@ export interface components {
                 "application/json": components["schemas"]["AdminError"];
             };
         };
-        /** @description No such tenant, or no such user, course, assignment, key or webhook receiver in it. */
+        /** @description No such tenant, or no such user, course, assignment, key or webhook receiver in it; or no such fault. */
         NotFound: {
             headers: {
                 [name: string]: unknown;
@@ -1933,6 +1957,8 @@ export interface components {
         JournalCaller: string;
         /** @description The journal's id of the request (`req_` and a number). */
         RequestId: string;
+        /** @description The fault's id, as listed by `GET /faults`. */
+        FaultId: string;
     };
     requestBodies: never;
     headers: never;
@@ -2831,6 +2857,32 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
         };
     };
+    deleteFault: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The fault's id, as listed by `GET /faults`. */
+                faultId: components["parameters"]["FaultId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The removed fault, as it was when removed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Fault"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
     exportSnapshot: {
         parameters: {
             query?: never;
@@ -2881,7 +2933,7 @@ export interface operations {
     };
 }
 /** The operations of `paths` by operationId (webhooks left out). */
-export type PathOperations = Pick<operations, "advanceClock" | "clearFaults" | "createFault" | "createMcpKey" | "createWebhookReceiver" | "deleteWebhookReceiver" | "exportJournalHar" | "exportSnapshot" | "getAiSettings" | "getClock" | "getHealth" | "getJournalEntry" | "getMcpKey" | "getRequestJournal" | "getTenant" | "getTenantUser" | "importSnapshot" | "listAiJobs" | "listFaults" | "listMcpKeys" | "listTenantCourses" | "listTenantGroups" | "listTenantUsers" | "listTenants" | "listWebhookDeliveries" | "listWebhookReceivers" | "publishCourse" | "recordProgress" | "resetState" | "revokeMcpKey" | "setClock" | "updateAiSettings" | "updateTenant">;
+export type PathOperations = Pick<operations, "advanceClock" | "clearFaults" | "createFault" | "createMcpKey" | "createWebhookReceiver" | "deleteFault" | "deleteWebhookReceiver" | "exportJournalHar" | "exportSnapshot" | "getAiSettings" | "getClock" | "getHealth" | "getJournalEntry" | "getMcpKey" | "getRequestJournal" | "getTenant" | "getTenantUser" | "importSnapshot" | "listAiJobs" | "listFaults" | "listMcpKeys" | "listTenantCourses" | "listTenantGroups" | "listTenantUsers" | "listTenants" | "listWebhookDeliveries" | "listWebhookReceivers" | "publishCourse" | "recordProgress" | "resetState" | "revokeMcpKey" | "setClock" | "updateAiSettings" | "updateTenant">;
 /** Error codes of the contract (`x-error-codes` of the error responses), each with its status. */
 export const errorCodes = {
     ALREADY_FINISHED: 409,
@@ -2901,6 +2953,7 @@ export interface OperationErrorCodes {
     createFault: "ALREADY_FINISHED" | "ASSIGNMENT_NOT_STARTED" | "TOO_MANY_FAULTS" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     createMcpKey: "LICENSE_RESTRICTED" | "NOT_FOUND" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     createWebhookReceiver: "NOT_FOUND" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
+    deleteFault: "NOT_FOUND" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     deleteWebhookReceiver: "NOT_FOUND" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     exportJournalHar: "UNAUTHORIZED" | "VALIDATION_ERROR";
     exportSnapshot: "UNAUTHORIZED";

@@ -209,6 +209,27 @@ describe('the console (docs/console.md)', () => {
     await page.locator('table[aria-label="Faults"] tbody tr').first().waitFor({ state: 'detached' });
   });
 
+  it('removes one fault and leaves the other in force (docs/console.md, Faults and snapshots)', async () => {
+    await open('faults');
+    const form = page.locator('form[aria-label="New fault"]');
+    for (const { path, status } of [
+      { path: '/openapi/v1/courses/3', status: '500' },
+      { path: '/openapi/v1/courses/4', status: '502' },
+    ]) {
+      await form.locator('input[name="path"]').fill(path);
+      await form.locator('input[name="status"]').fill(status);
+      await form.getByRole('button', { name: 'Add fault' }).click();
+      await page.locator('table[aria-label="Faults"] tbody tr', { hasText: path }).waitFor();
+    }
+    const row = page.locator('table[aria-label="Faults"] tbody tr', { hasText: '/openapi/v1/courses/3' });
+    await row.getByRole('button', { name: /^Remove / }).click();
+    await row.waitFor({ state: 'detached' });
+    const get = (id: number) =>
+      fetch(`${base}/openapi/v1/courses/${id}`, { headers: { 'x-api-key': siteKey } });
+    expect((await get(3)).status).toBe(200);
+    expect((await get(4)).status).toBe(502);
+  });
+
   it('made no request to any other host and raised no script error', () => {
     expect(foreign).toEqual([]);
     expect(pageErrors).toEqual([]);

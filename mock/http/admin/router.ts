@@ -208,6 +208,16 @@ export function adminRouter(options: AdminOptions) {
       });
       return { status: 201 as const, body: faultView(fault) };
     },
+    deleteFault: (_req, _res, input) => {
+      const fault = runtime.removeFault(input.params.faultId);
+      if (!fault)
+        return errorAnswer({
+          status: 404,
+          code: 'NOT_FOUND',
+          message: `Fault ${input.params.faultId} not found; it may have run out.`,
+        });
+      return ok(faultView(fault));
+    },
     clearFaults: (_req, _res) => {
       runtime.clearFaults();
       return { status: 200, body: { faults: [] } };
