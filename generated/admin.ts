@@ -186,6 +186,56 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/tenants/{tenantId}/limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant's id; the seeded tenant is `demo`. */
+                tenantId: components["parameters"]["TenantId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read the rate-limit and AI-quota counters
+         * @description Per MCP key, the requests its rate limit is holding against it and its AI calls today; for the
+         *     tenant, its AI calls today. The rate-limit counters live in memory (they describe this run's
+         *     traffic, on the wall clock); the AI quota is state, on the virtual clock's day.
+         */
+        get: operations["getLimits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenants/{tenantId}/limits/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant's id; the seeded tenant is `demo`. */
+                tenantId: components["parameters"]["TenantId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reset the rate-limit and AI-quota counters
+         * @description Every key of the tenant gets a full rate-limit bucket again, and the day's AI calls of the tenant
+         *     and of each key go back to 0 (a journalled command, so a restart keeps the reset). Nothing else
+         *     changes.
+         */
+        post: operations["resetLimits"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/tenants/{tenantId}/mcp-keys": {
         parameters: {
             query?: never;
@@ -949,6 +999,53 @@ export interface components {
                 assigned: number;
             }[];
             total: components["schemas"]["Total"];
+        };
+        /** @description One MCP key's use of the limits. */
+        KeyLimits: {
+            /** @example key_1 */
+            keyId: string;
+            /** @example lmk_3f9c */
+            prefix: string;
+            /** @example 5 */
+            userId: number;
+            /**
+             * @description Requests the key's token bucket is holding against it: how many of the last minute's requests have
+             *     not yet been paid back (the bucket refills `requestsPerMinute` a minute). At `requestsPerMinute` the
+             *     next request is 429 `MCP_RATE_LIMITED`.
+             * @example 3
+             */
+            requestsInWindow: number;
+            /** @example 1 */
+            aiCallsToday: number;
+        };
+        /**
+         * @description The tenant's limits as they stand: the per-key rate limit (a token bucket, held in memory for this run
+         *     only, on the wall clock) and the daily AI quota (part of the state: journalled and in snapshots, on the
+         *     virtual clock's UTC day).
+         */
+        Limits: {
+            /**
+             * Format: date
+             * @description The virtual clock's UTC day the AI counts are for.
+             * @example 2026-01-15
+             */
+            day: string;
+            /**
+             * @description The per-key rate limit; 0 when it is off.
+             * @example 120
+             */
+            requestsPerMinute: number;
+            /** @example 5 */
+            aiCallsPerKeyPerDay: number;
+            /** @example 50 */
+            aiCallsPerTenantPerDay: number;
+            /**
+             * @description AI calls of the whole tenant today.
+             * @example 2
+             */
+            aiCallsToday: number;
+            /** @description Every MCP key of the tenant that is not revoked. */
+            keys: components["schemas"]["KeyLimits"][];
         };
         /**
          * @description A key scope — `read` for the read tools, `write` for the write and AI tools.
@@ -2221,6 +2318,59 @@ export interface operations {
             404: components["responses"]["NotFound"];
         };
     };
+    getLimits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant's id; the seeded tenant is `demo`. */
+                tenantId: components["parameters"]["TenantId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The counters. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Limits"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    resetLimits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant's id; the seeded tenant is `demo`. */
+                tenantId: components["parameters"]["TenantId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The counters after the reset. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Limits"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listMcpKeys: {
         parameters: {
             query?: never;
@@ -2933,7 +3083,7 @@ export interface operations {
     };
 }
 /** The operations of `paths` by operationId (webhooks left out). */
-export type PathOperations = Pick<operations, "advanceClock" | "clearFaults" | "createFault" | "createMcpKey" | "createWebhookReceiver" | "deleteFault" | "deleteWebhookReceiver" | "exportJournalHar" | "exportSnapshot" | "getAiSettings" | "getClock" | "getHealth" | "getJournalEntry" | "getMcpKey" | "getRequestJournal" | "getTenant" | "getTenantUser" | "importSnapshot" | "listAiJobs" | "listFaults" | "listMcpKeys" | "listTenantCourses" | "listTenantGroups" | "listTenantUsers" | "listTenants" | "listWebhookDeliveries" | "listWebhookReceivers" | "publishCourse" | "recordProgress" | "resetState" | "revokeMcpKey" | "setClock" | "updateAiSettings" | "updateTenant">;
+export type PathOperations = Pick<operations, "advanceClock" | "clearFaults" | "createFault" | "createMcpKey" | "createWebhookReceiver" | "deleteFault" | "deleteWebhookReceiver" | "exportJournalHar" | "exportSnapshot" | "getAiSettings" | "getClock" | "getHealth" | "getJournalEntry" | "getLimits" | "getMcpKey" | "getRequestJournal" | "getTenant" | "getTenantUser" | "importSnapshot" | "listAiJobs" | "listFaults" | "listMcpKeys" | "listTenantCourses" | "listTenantGroups" | "listTenantUsers" | "listTenants" | "listWebhookDeliveries" | "listWebhookReceivers" | "publishCourse" | "recordProgress" | "resetLimits" | "resetState" | "revokeMcpKey" | "setClock" | "updateAiSettings" | "updateTenant">;
 /** Error codes of the contract (`x-error-codes` of the error responses), each with its status. */
 export const errorCodes = {
     ALREADY_FINISHED: 409,
@@ -2961,6 +3111,7 @@ export interface OperationErrorCodes {
     getClock: "UNAUTHORIZED";
     getHealth: never;
     getJournalEntry: "NOT_FOUND" | "UNAUTHORIZED";
+    getLimits: "NOT_FOUND" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     getMcpKey: "NOT_FOUND" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     getRequestJournal: "UNAUTHORIZED" | "VALIDATION_ERROR";
     getTenant: "NOT_FOUND" | "UNAUTHORIZED" | "VALIDATION_ERROR";
@@ -2977,6 +3128,7 @@ export interface OperationErrorCodes {
     listWebhookReceivers: "NOT_FOUND" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     publishCourse: "NOT_FOUND" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     recordProgress: "ALREADY_FINISHED" | "ASSIGNMENT_NOT_STARTED" | "NOT_FOUND" | "STATE_NOT_SAVED" | "TOO_MANY_FAULTS" | "UNAUTHORIZED" | "VALIDATION_ERROR";
+    resetLimits: "NOT_FOUND" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     resetState: "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     revokeMcpKey: "LICENSE_RESTRICTED" | "NOT_FOUND" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     setClock: "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";

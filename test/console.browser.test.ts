@@ -124,6 +124,23 @@ describe('the console (docs/console.md)', () => {
     ).toMatch(/^\d{4}-/);
   });
 
+  it('shows the AI calls an MCP key made today and resets the counters (docs/console.md, Tenant)', async () => {
+    const regenerated = await v2('/ai/lessons/1/regenerate', { method: 'POST', json: {} });
+    expect(regenerated.status).toBe(200);
+    await open('requests');
+    await open('tenant');
+    const today = page.locator('p[aria-label="Tenant AI calls today"]');
+    await today.waitFor();
+    expect(Number(/: (\d+) of/.exec(await today.innerText())?.[1])).toBeGreaterThanOrEqual(1);
+    expect(
+      await page.locator('table[aria-label="Limits"] tbody td:nth-child(4)').allInnerTexts(),
+    ).toContainEqual(expect.stringMatching(/^[1-5] of 5$/));
+    await page.getByRole('button', { name: 'Reset counters' }).click();
+    await page.locator('p[aria-label="Tenant AI calls today"]', { hasText: ': 0 of' }).waitFor();
+    for (const cell of await page.locator('table[aria-label="Limits"] tbody td:nth-child(4)').allInnerTexts())
+      expect(cell).toBe('0 of 5');
+  });
+
   it('advances the clock and sees a generation job complete', async () => {
     const started = await v2('/ai/courses/generate', {
       method: 'POST',

@@ -13,8 +13,10 @@ import { describeProblems, errorAnswer, sendError } from '../error-body.ts';
 import type { RequestJournal } from '../journal.ts';
 import { MAX_FAULTS, type Runtime } from '../runtime.ts';
 import { type Handlers, ok } from '../typed-handlers.ts';
+import type { KeyRateLimiter } from '../v2/pipeline/rate-limit.ts';
 import { dataHandlers } from './data.ts';
 import { journalHandlers } from './journal.ts';
+import { limitsHandlers } from './limits.ts';
 import { userIdOf } from './user-ref.ts';
 
 type StateSnapshot = components['schemas']['StateSnapshot'];
@@ -23,6 +25,8 @@ export interface AdminOptions {
   spec: Record<string, unknown>;
   platform: Platform;
   runtime: Runtime;
+  /** The /api/v2 per-key rate limiter, whose counters getLimits shows and resetLimits empties. */
+  rateLimiter: KeyRateLimiter;
   journal: RequestJournal;
   adminToken: string;
   version: string;
@@ -80,6 +84,7 @@ export function adminRouter(options: AdminOptions) {
     updateTenant: (_req, _res, input) =>
       ok(tenantView(run('updateTenant', { tenantId: tenantId(input), ...input.body }))),
     ...dataHandlers(platform),
+    ...limitsHandlers(platform, options.rateLimiter),
 
     listMcpKeys: (_req, _res, input) => ok({ keys: [...tenant(input).mcpKeys.values()].map(keyRecord) }),
     createMcpKey: (_req, _res, input) => {
