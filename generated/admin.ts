@@ -483,6 +483,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/tenants/{tenantId}/webhooks/deliveries/{deliveryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant's id; the seeded tenant is `demo`. */
+                tenantId: components["parameters"]["TenantId"];
+                /** @description The delivery's id, as listed by `GET /tenants/{tenantId}/webhooks/deliveries`. */
+                deliveryId: components["parameters"]["DeliveryId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read one webhook delivery with its signed request
+         * @description The delivery and the request each of its attempts sends: the event's envelope as the raw body and
+         *     `X-Lmskit-Signature`, the HMAC-SHA256 of that body with the receiver's secret, so a receiver's
+         *     signature check can be compared with it. 404 when the delivery is not kept (finished deliveries
+         *     past the last 100 of a receiver are forgotten) or its event is no longer kept.
+         */
+        get: operations["getWebhookDelivery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/tenants/{tenantId}/webhooks/{receiverId}": {
         parameters: {
             query?: never;
@@ -1318,6 +1346,37 @@ export interface components {
             /** @description The deliveries, newest first. */
             deliveries: components["schemas"]["WebhookDelivery"][];
         };
+        /**
+         * @description The request every attempt of the delivery sends: the event's envelope as the raw body and the headers,
+         *     the signature computed from that body with the receiver's secret, as the dispatcher computes it.
+         */
+        WebhookDeliveryRequest: {
+            /**
+             * @description The receiver's URL.
+             * @example https://example.test/hooks
+             */
+            url: string;
+            headers: {
+                /** @example application/json */
+                "content-type": string;
+                /** @example evt_30 */
+                "x-lmskit-event-id": string;
+                /** @example course.published */
+                "x-lmskit-event": string;
+                /** @example sha256=0f3c6a1b7e2d4c5f8a9b0c1d2e3f405162738495a6b7c8d9e0f1a2b3c4d5e6f7 */
+                "x-lmskit-signature": string;
+            };
+            /**
+             * @description The raw JSON body, exactly as sent (the signature is over these bytes).
+             * @example {"occuredAt":"2026-05-12T09:29:58Z","type":"Course/Published","body":{"courseId":48}}
+             */
+            body: string;
+        };
+        /** @description One delivery with the request its attempts send. */
+        WebhookDeliveryDetail: {
+            delivery: components["schemas"]["WebhookDelivery"];
+            request: components["schemas"]["WebhookDeliveryRequest"];
+        };
         /** @description How the mock's course generator behaves for a tenant. */
         AiSettings: {
             /**
@@ -2034,6 +2093,8 @@ export interface components {
         ReceiverIdFilter: string;
         /** @description The most deliveries to return, newest first. */
         DeliveryLimit: number;
+        /** @description The delivery's id, as listed by `GET /tenants/{tenantId}/webhooks/deliveries`. */
+        DeliveryId: string;
         /** @description The webhook receiver's id. Receiver ids start with `wh_`, so the literal path `/webhooks/deliveries` never names a receiver. */
         ReceiverId: string;
         /** @description The most requests to return, newest first (the journal holds at most `--journal-size` requests, 1000 by default). */
@@ -2718,6 +2779,34 @@ export interface operations {
             404: components["responses"]["NotFound"];
         };
     };
+    getWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant's id; the seeded tenant is `demo`. */
+                tenantId: components["parameters"]["TenantId"];
+                /** @description The delivery's id, as listed by `GET /tenants/{tenantId}/webhooks/deliveries`. */
+                deliveryId: components["parameters"]["DeliveryId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery and its request. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryDetail"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
     deleteWebhookReceiver: {
         parameters: {
             query?: never;
@@ -3083,7 +3172,7 @@ export interface operations {
     };
 }
 /** The operations of `paths` by operationId (webhooks left out). */
-export type PathOperations = Pick<operations, "advanceClock" | "clearFaults" | "createFault" | "createMcpKey" | "createWebhookReceiver" | "deleteFault" | "deleteWebhookReceiver" | "exportJournalHar" | "exportSnapshot" | "getAiSettings" | "getClock" | "getHealth" | "getJournalEntry" | "getLimits" | "getMcpKey" | "getRequestJournal" | "getTenant" | "getTenantUser" | "importSnapshot" | "listAiJobs" | "listFaults" | "listMcpKeys" | "listTenantCourses" | "listTenantGroups" | "listTenantUsers" | "listTenants" | "listWebhookDeliveries" | "listWebhookReceivers" | "publishCourse" | "recordProgress" | "resetLimits" | "resetState" | "revokeMcpKey" | "setClock" | "updateAiSettings" | "updateTenant">;
+export type PathOperations = Pick<operations, "advanceClock" | "clearFaults" | "createFault" | "createMcpKey" | "createWebhookReceiver" | "deleteFault" | "deleteWebhookReceiver" | "exportJournalHar" | "exportSnapshot" | "getAiSettings" | "getClock" | "getHealth" | "getJournalEntry" | "getLimits" | "getMcpKey" | "getRequestJournal" | "getTenant" | "getTenantUser" | "getWebhookDelivery" | "importSnapshot" | "listAiJobs" | "listFaults" | "listMcpKeys" | "listTenantCourses" | "listTenantGroups" | "listTenantUsers" | "listTenants" | "listWebhookDeliveries" | "listWebhookReceivers" | "publishCourse" | "recordProgress" | "resetLimits" | "resetState" | "revokeMcpKey" | "setClock" | "updateAiSettings" | "updateTenant">;
 /** Error codes of the contract (`x-error-codes` of the error responses), each with its status. */
 export const errorCodes = {
     ALREADY_FINISHED: 409,
@@ -3116,6 +3205,7 @@ export interface OperationErrorCodes {
     getRequestJournal: "UNAUTHORIZED" | "VALIDATION_ERROR";
     getTenant: "NOT_FOUND" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     getTenantUser: "NOT_FOUND" | "UNAUTHORIZED" | "VALIDATION_ERROR";
+    getWebhookDelivery: "NOT_FOUND" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     importSnapshot: "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     listAiJobs: "NOT_FOUND" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     listFaults: "UNAUTHORIZED";

@@ -1,6 +1,7 @@
 // The console (docs/console.md) in headless Chromium against the real `lmskit mock` process: signed in
 // from the banner's link, each page clicked through, waiting on what the page shows. The pages must
 // make no request to any other host (offline).
+import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
@@ -208,6 +209,20 @@ describe('the console (docs/console.md)', () => {
         .received()
         .map((b) => JSON.parse(b) as { body: { course?: { id: number } } });
       expect(delivered.some((e) => e.body.course?.id === draft.id)).toBe(true);
+
+      // The delivery's request as the console shows it: the body the receiver got and its signature
+      // with the receiver's secret (docs/console.md, Webhooks).
+      await page
+        .locator('table[aria-label="Deliveries"] tbody tr', { hasText: 'course.published' })
+        .first()
+        .getByRole('button', { name: 'Request' })
+        .click();
+      const shownBody = await page.locator('section[aria-label="Delivery request"] pre.body').innerText();
+      expect(receiver.received()).toContain(shownBody);
+      const signed = `sha256=${createHmac('sha256', 'console-test-secret').update(shownBody).digest('hex')}`;
+      expect(await page.locator('section[aria-label="Delivery request"] pre.headers').innerText()).toContain(
+        `x-lmskit-signature: ${signed}`,
+      );
     } finally {
       receiver.server.close();
     }

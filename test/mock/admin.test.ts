@@ -332,6 +332,24 @@ describe('webhook delivery (docs/adr-0002: webhook delivery; seed 001, Events)',
     });
   });
 
+  it('shows a delivery with the body and signature the receiver got, byte for byte (admin API, getWebhookDelivery)', async () => {
+    const [sent] = received;
+    const [latest] = await deliveries();
+    const detail = await h.admin(`/tenants/demo/webhooks/deliveries/${latest.id}`);
+    expect(detail.status).toBe(200);
+    expect(detail.body.delivery).toMatchObject({ id: latest.id, state: 'delivered' });
+    expect(detail.body.request).toMatchObject({
+      url,
+      body: sent?.body,
+      headers: {
+        'x-lmskit-signature': sent?.headers['x-lmskit-signature'],
+        'x-lmskit-event-id': sent?.headers['x-lmskit-event-id'],
+      },
+    });
+    const missing = await h.admin('/tenants/demo/webhooks/deliveries/dlv_999999');
+    expect(missing).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
+  });
+
   it('retries a failed delivery with backoff until it is delivered, and logs every attempt', async () => {
     failuresLeft = 2;
     received.length = 0;

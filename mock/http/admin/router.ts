@@ -15,6 +15,7 @@ import { MAX_FAULTS, type Runtime } from '../runtime.ts';
 import { type Handlers, ok } from '../typed-handlers.ts';
 import type { KeyRateLimiter } from '../v2/pipeline/rate-limit.ts';
 import { dataHandlers } from './data.ts';
+import { deliveryHandlers } from './delivery.ts';
 import { journalHandlers } from './journal.ts';
 import { limitsHandlers } from './limits.ts';
 import { userIdOf } from './user-ref.ts';
@@ -85,6 +86,7 @@ export function adminRouter(options: AdminOptions) {
       ok(tenantView(run('updateTenant', { tenantId: tenantId(input), ...input.body }))),
     ...dataHandlers(platform),
     ...limitsHandlers(platform, options.rateLimiter),
+    ...deliveryHandlers(platform),
 
     listMcpKeys: (_req, _res, input) => ok({ keys: [...tenant(input).mcpKeys.values()].map(keyRecord) }),
     createMcpKey: (_req, _res, input) => {
