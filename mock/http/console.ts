@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Request, type Response, Router } from 'express';
 import { ROOT } from '../../lib/paths.ts';
+import { answeredAsReadOnly } from './read-only.ts';
 
 export const CONSOLE_DIR = join(ROOT, 'console');
 
@@ -49,19 +50,7 @@ export function consoleRouter(): Router {
   let files: Promise<ConsoleFiles> | undefined;
   const router = Router();
   router.use(async (req: Request, res: Response) => {
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res
-        .status(405)
-        .set('allow', 'GET, HEAD')
-        .type('text/plain')
-        .send('The console is read-only: GET or HEAD.\n');
-      return;
-    }
-    // Relative links need the trailing slash: /console → /console/.
-    if (req.path === '/' && !req.originalUrl.split('?')[0]?.endsWith('/')) {
-      res.redirect(301, `${req.baseUrl}/`);
-      return;
-    }
+    if (answeredAsReadOnly(req, res, 'The console is')) return;
     files ??= build();
     let built: ConsoleFiles;
     try {

@@ -10,6 +10,7 @@ import { extname, join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { type Request, type Response, Router } from 'express';
 import { ROOT } from '../../lib/paths.ts';
+import { answeredAsReadOnly } from './read-only.ts';
 
 /** The site's files: name relative to its root → content. */
 export type DocsFiles = Map<string, string | Uint8Array>;
@@ -46,19 +47,7 @@ export function docsRouter(load: LoadDocs): Router {
   let site: Promise<DocsFiles> | undefined;
   const router = Router();
   router.use(async (req: Request, res: Response) => {
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res
-        .status(405)
-        .set('allow', 'GET, HEAD')
-        .type('text/plain')
-        .send('The docs are read-only: GET or HEAD.\n');
-      return;
-    }
-    // Relative links need the trailing slash: /docs → /docs/.
-    if (req.path === '/' && !req.originalUrl.split('?')[0]?.endsWith('/')) {
-      res.redirect(301, `${req.baseUrl}/`);
-      return;
-    }
+    if (answeredAsReadOnly(req, res, 'The docs are')) return;
     if (!site) {
       site = load();
       // A failed build is reported, and the next request tries again.

@@ -49,7 +49,7 @@ export async function startLmskit(
   const running = spawnLmskit(args, env, options);
   const { child, output, exited } = running;
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`not ready after 30 s:\n${output()}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`not ready after 90 s:\n${output()}`)), 90_000);
     const check = () => {
       if (ready.test(output())) {
         clearTimeout(timer);

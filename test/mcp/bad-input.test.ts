@@ -180,21 +180,17 @@ describe('stdio: stdout carries JSON-RPC only, and bad lines get answers (MCP 20
     try {
       let out = '';
       const lines = () => out.split('\n').filter(Boolean);
-      // initialize may wait for the platform while ping is answered at once: wait for both.
+      // initialize may wait for the platform while ping is answered at once: wait for both. No timer
+      // of its own: starting the process can take many seconds on a busy machine, and the test's
+      // timeout guards against a hang; a server that dies instead of answering fails at once.
       const answered = (ids: number[]) =>
         new Promise<void>((resolve, reject) => {
-          const timer = setTimeout(() => reject(new Error(`no answers ${ids}:\n${out}`)), 10_000);
-          const check = () => {
-            const seen = new Set(lines().map((l) => JSON.parse(l).id));
-            if (ids.every((id) => seen.has(id))) {
-              clearTimeout(timer);
-              resolve();
-            }
-          };
           child.stdout.on('data', (chunk) => {
             out += chunk;
-            check();
+            const seen = new Set(lines().map((l) => JSON.parse(l).id));
+            if (ids.every((id) => seen.has(id))) resolve();
           });
+          child.on('exit', (code) => reject(new Error(`exited ${code} before answering ${ids}:\n${out}`)));
         });
       const done = answered([4, 9]);
       child.stdin.write('this is not JSON\n');

@@ -258,7 +258,7 @@ export class FuzzEngine<G extends string, Op extends Operation, In> {
       (_, op) => {
         for (const group of Object.keys(table.titles) as G[]) {
           if (!table.applies(op, group)) continue;
-          it(table.titles[group], { timeout: 60_000 }, async () => {
+          it(table.titles[group], { timeout: 180_000 }, async () => {
             const cases = (await this.casesOf(op)).filter((c) => c.group === group);
             expect(cases.length).toBeGreaterThan(0);
             const { problems, statuses } = await this.judgeAll(op, cases);

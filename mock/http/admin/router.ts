@@ -2,7 +2,6 @@
 // the clock, learner progress, publishing, webhook receivers, the request journal, faults, snapshots.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { components, PathOperations } from '../../../generated/admin.ts';
-import { certificateOf, statusOf } from '../../domain/assignments.ts';
 import { toIso } from '../../domain/clock.ts';
 import { generateKey } from '../../domain/mcp-keys.ts';
 import type { McpKey, WebhookReceiver } from '../../domain/model.ts';
@@ -14,7 +13,7 @@ import type { RequestJournal } from '../journal.ts';
 import { MAX_FAULTS, type Runtime } from '../runtime.ts';
 import { type Handlers, ok } from '../typed-handlers.ts';
 import type { KeyRateLimiter } from '../v2/pipeline/rate-limit.ts';
-import { dataHandlers } from './data.ts';
+import { assignmentView, dataHandlers } from './data.ts';
 import { deliveryHandlers } from './delivery.ts';
 import { journalHandlers } from './journal.ts';
 import { limitsHandlers } from './limits.ts';
@@ -144,18 +143,7 @@ export function adminRouter(options: AdminOptions) {
         progressValue: input.body.progressValue,
         resultValue: input.body.resultValue,
       });
-      return ok({
-        userId: a.userId,
-        courseId: a.courseId,
-        assignedAt: a.assignedAt,
-        startedAt: a.startedAt,
-        finishedAt: a.finishedAt,
-        deadlineAt: a.deadlineAt,
-        progressValue: a.progressValue,
-        resultValue: a.resultValue,
-        status: statusOf(a, platform.now()),
-        certificateId: certificateOf(t, a.userId, a.courseId)?.id ?? null,
-      });
+      return ok(assignmentView(t, a, platform.now()));
     },
     publishCourse: (_req, _res, input) => {
       const c = run('publishCourse', { tenantId: tenantId(input), courseId: Number(input.params.courseId) });
