@@ -186,6 +186,56 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/tenants/{tenantId}/limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant's id; the seeded tenant is `demo`. */
+                tenantId: components["parameters"]["TenantId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read the rate-limit and AI-quota counters
+         * @description Per MCP key, the requests its rate limit is holding against it and its AI calls today; for the
+         *     tenant, its AI calls today. The rate-limit counters live in memory (they describe this run's
+         *     traffic, on the wall clock); the AI quota is state, on the virtual clock's day.
+         */
+        get: operations["getLimits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenants/{tenantId}/limits/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant's id; the seeded tenant is `demo`. */
+                tenantId: components["parameters"]["TenantId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reset the rate-limit and AI-quota counters
+         * @description Every key of the tenant gets a full rate-limit bucket again, and the day's AI calls of the tenant
+         *     and of each key go back to 0 (a journalled command, so a restart keeps the reset). Nothing else
+         *     changes.
+         */
+        post: operations["resetLimits"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/tenants/{tenantId}/mcp-keys": {
         parameters: {
             query?: never;
@@ -433,6 +483,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/tenants/{tenantId}/webhooks/deliveries/{deliveryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant's id; the seeded tenant is `demo`. */
+                tenantId: components["parameters"]["TenantId"];
+                /** @description The delivery's id, as listed by `GET /tenants/{tenantId}/webhooks/deliveries`. */
+                deliveryId: components["parameters"]["DeliveryId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read one webhook delivery with its signed request
+         * @description The delivery and the request each of its attempts sends: the event's envelope as the raw body and
+         *     `X-Lmskit-Signature`, the HMAC-SHA256 of that body with the receiver's secret, so a receiver's
+         *     signature check can be compared with it. 404 when the delivery is not kept (finished deliveries
+         *     past the last 100 of a receiver are forgotten) or its event is no longer kept.
+         */
+        get: operations["getWebhookDelivery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/tenants/{tenantId}/webhooks/{receiverId}": {
         parameters: {
             query?: never;
@@ -617,6 +695,30 @@ export interface paths {
          * @description Removes every fault; requests get their real answers again.
          */
         delete: operations["clearFaults"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/faults/{faultId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The fault's id, as listed by `GET /faults`. */
+                faultId: components["parameters"]["FaultId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove one fault
+         * @description Removes the fault; the requests it would have answered get their real answers again. The other
+         *     faults stay in force. A fault that has already run out (or was cleared) is 404.
+         */
+        delete: operations["deleteFault"];
         options?: never;
         head?: never;
         patch?: never;
@@ -926,6 +1028,53 @@ export interface components {
             }[];
             total: components["schemas"]["Total"];
         };
+        /** @description One MCP key's use of the limits. */
+        KeyLimits: {
+            /** @example key_1 */
+            keyId: string;
+            /** @example lmk_3f9c */
+            prefix: string;
+            /** @example 5 */
+            userId: number;
+            /**
+             * @description Requests the key's token bucket is holding against it: how many of the last minute's requests have
+             *     not yet been paid back (the bucket refills `requestsPerMinute` a minute). At `requestsPerMinute` the
+             *     next request is 429 `MCP_RATE_LIMITED`.
+             * @example 3
+             */
+            requestsInWindow: number;
+            /** @example 1 */
+            aiCallsToday: number;
+        };
+        /**
+         * @description The tenant's limits as they stand: the per-key rate limit (a token bucket, held in memory for this run
+         *     only, on the wall clock) and the daily AI quota (part of the state: journalled and in snapshots, on the
+         *     virtual clock's UTC day).
+         */
+        Limits: {
+            /**
+             * Format: date
+             * @description The virtual clock's UTC day the AI counts are for.
+             * @example 2026-01-15
+             */
+            day: string;
+            /**
+             * @description The per-key rate limit; 0 when it is off.
+             * @example 120
+             */
+            requestsPerMinute: number;
+            /** @example 5 */
+            aiCallsPerKeyPerDay: number;
+            /** @example 50 */
+            aiCallsPerTenantPerDay: number;
+            /**
+             * @description AI calls of the whole tenant today.
+             * @example 2
+             */
+            aiCallsToday: number;
+            /** @description Every MCP key of the tenant that is not revoked. */
+            keys: components["schemas"]["KeyLimits"][];
+        };
         /**
          * @description A key scope — `read` for the read tools, `write` for the write and AI tools.
          * @enum {string}
@@ -1196,6 +1345,37 @@ export interface components {
         WebhookDeliveryList: {
             /** @description The deliveries, newest first. */
             deliveries: components["schemas"]["WebhookDelivery"][];
+        };
+        /**
+         * @description The request every attempt of the delivery sends: the event's envelope as the raw body and the headers,
+         *     the signature computed from that body with the receiver's secret, as the dispatcher computes it.
+         */
+        WebhookDeliveryRequest: {
+            /**
+             * @description The receiver's URL.
+             * @example https://example.test/hooks
+             */
+            url: string;
+            headers: {
+                /** @example application/json */
+                "content-type": string;
+                /** @example evt_30 */
+                "x-lmskit-event-id": string;
+                /** @example course.published */
+                "x-lmskit-event": string;
+                /** @example sha256=0f3c6a1b7e2d4c5f8a9b0c1d2e3f405162738495a6b7c8d9e0f1a2b3c4d5e6f7 */
+                "x-lmskit-signature": string;
+            };
+            /**
+             * @description The raw JSON body, exactly as sent (the signature is over these bytes).
+             * @example {"occuredAt":"2026-05-12T09:29:58Z","type":"Course/Published","body":{"courseId":48}}
+             */
+            body: string;
+        };
+        /** @description One delivery with the request its attempts send. */
+        WebhookDeliveryDetail: {
+            delivery: components["schemas"]["WebhookDelivery"];
+            request: components["schemas"]["WebhookDeliveryRequest"];
         };
         /** @description How the mock's course generator behaves for a tenant. */
         AiSettings: {
@@ -1861,7 +2041,7 @@ export interface components {
                 "application/json": components["schemas"]["AdminError"];
             };
         };
-        /** @description No such tenant, or no such user, course, assignment, key or webhook receiver in it. */
+        /** @description No such tenant, or no such user, course, assignment, key or webhook receiver in it; or no such fault. */
         NotFound: {
             headers: {
                 [name: string]: unknown;
@@ -1913,6 +2093,8 @@ export interface components {
         ReceiverIdFilter: string;
         /** @description The most deliveries to return, newest first. */
         DeliveryLimit: number;
+        /** @description The delivery's id, as listed by `GET /tenants/{tenantId}/webhooks/deliveries`. */
+        DeliveryId: string;
         /** @description The webhook receiver's id. Receiver ids start with `wh_`, so the literal path `/webhooks/deliveries` never names a receiver. */
         ReceiverId: string;
         /** @description The most requests to return, newest first (the journal holds at most `--journal-size` requests, 1000 by default). */
@@ -1933,6 +2115,8 @@ export interface components {
         JournalCaller: string;
         /** @description The journal's id of the request (`req_` and a number). */
         RequestId: string;
+        /** @description The fault's id, as listed by `GET /faults`. */
+        FaultId: string;
     };
     requestBodies: never;
     headers: never;
@@ -2193,6 +2377,59 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    getLimits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant's id; the seeded tenant is `demo`. */
+                tenantId: components["parameters"]["TenantId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The counters. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Limits"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    resetLimits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant's id; the seeded tenant is `demo`. */
+                tenantId: components["parameters"]["TenantId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The counters after the reset. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Limits"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listMcpKeys: {
@@ -2542,6 +2779,34 @@ export interface operations {
             404: components["responses"]["NotFound"];
         };
     };
+    getWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant's id; the seeded tenant is `demo`. */
+                tenantId: components["parameters"]["TenantId"];
+                /** @description The delivery's id, as listed by `GET /tenants/{tenantId}/webhooks/deliveries`. */
+                deliveryId: components["parameters"]["DeliveryId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery and its request. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryDetail"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
     deleteWebhookReceiver: {
         parameters: {
             query?: never;
@@ -2831,6 +3096,32 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
         };
     };
+    deleteFault: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The fault's id, as listed by `GET /faults`. */
+                faultId: components["parameters"]["FaultId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The removed fault, as it was when removed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Fault"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
     exportSnapshot: {
         parameters: {
             query?: never;
@@ -2881,7 +3172,7 @@ export interface operations {
     };
 }
 /** The operations of `paths` by operationId (webhooks left out). */
-export type PathOperations = Pick<operations, "advanceClock" | "clearFaults" | "createFault" | "createMcpKey" | "createWebhookReceiver" | "deleteWebhookReceiver" | "exportJournalHar" | "exportSnapshot" | "getAiSettings" | "getClock" | "getHealth" | "getJournalEntry" | "getMcpKey" | "getRequestJournal" | "getTenant" | "getTenantUser" | "importSnapshot" | "listAiJobs" | "listFaults" | "listMcpKeys" | "listTenantCourses" | "listTenantGroups" | "listTenantUsers" | "listTenants" | "listWebhookDeliveries" | "listWebhookReceivers" | "publishCourse" | "recordProgress" | "resetState" | "revokeMcpKey" | "setClock" | "updateAiSettings" | "updateTenant">;
+export type PathOperations = Pick<operations, "advanceClock" | "clearFaults" | "createFault" | "createMcpKey" | "createWebhookReceiver" | "deleteFault" | "deleteWebhookReceiver" | "exportJournalHar" | "exportSnapshot" | "getAiSettings" | "getClock" | "getHealth" | "getJournalEntry" | "getLimits" | "getMcpKey" | "getRequestJournal" | "getTenant" | "getTenantUser" | "getWebhookDelivery" | "importSnapshot" | "listAiJobs" | "listFaults" | "listMcpKeys" | "listTenantCourses" | "listTenantGroups" | "listTenantUsers" | "listTenants" | "listWebhookDeliveries" | "listWebhookReceivers" | "publishCourse" | "recordProgress" | "resetLimits" | "resetState" | "revokeMcpKey" | "setClock" | "updateAiSettings" | "updateTenant">;
 /** Error codes of the contract (`x-error-codes` of the error responses), each with its status. */
 export const errorCodes = {
     ALREADY_FINISHED: 409,
@@ -2901,6 +3192,7 @@ export interface OperationErrorCodes {
     createFault: "ALREADY_FINISHED" | "ASSIGNMENT_NOT_STARTED" | "TOO_MANY_FAULTS" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     createMcpKey: "LICENSE_RESTRICTED" | "NOT_FOUND" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     createWebhookReceiver: "NOT_FOUND" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
+    deleteFault: "NOT_FOUND" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     deleteWebhookReceiver: "NOT_FOUND" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     exportJournalHar: "UNAUTHORIZED" | "VALIDATION_ERROR";
     exportSnapshot: "UNAUTHORIZED";
@@ -2908,10 +3200,12 @@ export interface OperationErrorCodes {
     getClock: "UNAUTHORIZED";
     getHealth: never;
     getJournalEntry: "NOT_FOUND" | "UNAUTHORIZED";
+    getLimits: "NOT_FOUND" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     getMcpKey: "NOT_FOUND" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     getRequestJournal: "UNAUTHORIZED" | "VALIDATION_ERROR";
     getTenant: "NOT_FOUND" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     getTenantUser: "NOT_FOUND" | "UNAUTHORIZED" | "VALIDATION_ERROR";
+    getWebhookDelivery: "NOT_FOUND" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     importSnapshot: "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     listAiJobs: "NOT_FOUND" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     listFaults: "UNAUTHORIZED";
@@ -2924,6 +3218,7 @@ export interface OperationErrorCodes {
     listWebhookReceivers: "NOT_FOUND" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     publishCourse: "NOT_FOUND" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     recordProgress: "ALREADY_FINISHED" | "ASSIGNMENT_NOT_STARTED" | "NOT_FOUND" | "STATE_NOT_SAVED" | "TOO_MANY_FAULTS" | "UNAUTHORIZED" | "VALIDATION_ERROR";
+    resetLimits: "NOT_FOUND" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     resetState: "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     revokeMcpKey: "LICENSE_RESTRICTED" | "NOT_FOUND" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     setClock: "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";

@@ -17,6 +17,7 @@ import { apiOf, Runtime } from './http/runtime.ts';
 import { sendV1Error, v1ErrorOf } from './http/v1/errors.ts';
 import { v1Router } from './http/v1/router.ts';
 import type { PipelineLimits } from './http/v2/pipeline/index.ts';
+import { KeyRateLimiter } from './http/v2/pipeline/rate-limit.ts';
 import { v2Router } from './http/v2/router.ts';
 import { loadSpecs, type Specs } from './specs.ts';
 
@@ -92,6 +93,8 @@ export function createApp(options: AppOptions) {
         }
       : undefined;
 
+  // In memory, for this run: the v2 pipeline counts requests with it, the admin API shows and resets them.
+  const rateLimiter = new KeyRateLimiter(options.limits?.requestsPerMinute);
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', options.trustProxy ?? 'loopback');
@@ -116,7 +119,13 @@ export function createApp(options: AppOptions) {
   app.use('/openapi/v1', v1Router({ spec: specs.v1, platform, onResponseMismatch: mismatch('v1') }));
   app.use(
     '/api/v2',
-    v2Router({ spec: specs.v2, platform, limits: options.limits, onResponseMismatch: mismatch('v2') }),
+    v2Router({
+      spec: specs.v2,
+      platform,
+      limits: options.limits,
+      rateLimiter,
+      onResponseMismatch: mismatch('v2'),
+    }),
   );
   app.use(
     '/__admin',
@@ -124,6 +133,7 @@ export function createApp(options: AppOptions) {
       spec: specs.admin,
       platform,
       runtime,
+      rateLimiter,
       journal,
       adminToken: options.adminToken,
       version: options.version ?? '0.0.0',

@@ -1,6 +1,7 @@
 // The console (docs/console.md) in headless Chromium against the real `lmskit mock` process: signed in
 // from the banner's link, each page clicked through, waiting on what the page shows. The pages must
 // make no request to any other host (offline).
+import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
@@ -124,6 +125,23 @@ describe('the console (docs/console.md)', () => {
     ).toMatch(/^\d{4}-/);
   });
 
+  it('shows the AI calls an MCP key made today and resets the counters (docs/console.md, Tenant)', async () => {
+    const regenerated = await v2('/ai/lessons/1/regenerate', { method: 'POST', json: {} });
+    expect(regenerated.status).toBe(200);
+    await open('requests');
+    await open('tenant');
+    const today = page.locator('p[aria-label="Tenant AI calls today"]');
+    await today.waitFor();
+    expect(Number(/: (\d+) of/.exec(await today.innerText())?.[1])).toBeGreaterThanOrEqual(1);
+    expect(
+      await page.locator('table[aria-label="Limits"] tbody td:nth-child(4)').allInnerTexts(),
+    ).toContainEqual(expect.stringMatching(/^[1-5] of 5$/));
+    await page.getByRole('button', { name: 'Reset counters' }).click();
+    await page.locator('p[aria-label="Tenant AI calls today"]', { hasText: ': 0 of' }).waitFor();
+    for (const cell of await page.locator('table[aria-label="Limits"] tbody td:nth-child(4)').allInnerTexts())
+      expect(cell).toBe('0 of 5');
+  });
+
   it('advances the clock and sees a generation job complete', async () => {
     const started = await v2('/ai/courses/generate', {
       method: 'POST',
@@ -191,6 +209,20 @@ describe('the console (docs/console.md)', () => {
         .received()
         .map((b) => JSON.parse(b) as { body: { course?: { id: number } } });
       expect(delivered.some((e) => e.body.course?.id === draft.id)).toBe(true);
+
+      // The delivery's request as the console shows it: the body the receiver got and its signature
+      // with the receiver's secret (docs/console.md, Webhooks).
+      await page
+        .locator('table[aria-label="Deliveries"] tbody tr', { hasText: 'course.published' })
+        .first()
+        .getByRole('button', { name: 'Request' })
+        .click();
+      const shownBody = await page.locator('section[aria-label="Delivery request"] pre.body').innerText();
+      expect(receiver.received()).toContain(shownBody);
+      const signed = `sha256=${createHmac('sha256', 'console-test-secret').update(shownBody).digest('hex')}`;
+      expect(await page.locator('section[aria-label="Delivery request"] pre.headers').innerText()).toContain(
+        `x-lmskit-signature: ${signed}`,
+      );
     } finally {
       receiver.server.close();
     }
@@ -207,6 +239,27 @@ describe('the console (docs/console.md)', () => {
     expect(faulted.status).toBe(503);
     await page.getByRole('button', { name: 'Clear all faults' }).click();
     await page.locator('table[aria-label="Faults"] tbody tr').first().waitFor({ state: 'detached' });
+  });
+
+  it('removes one fault and leaves the other in force (docs/console.md, Faults and snapshots)', async () => {
+    await open('faults');
+    const form = page.locator('form[aria-label="New fault"]');
+    for (const { path, status } of [
+      { path: '/openapi/v1/courses/3', status: '500' },
+      { path: '/openapi/v1/courses/4', status: '502' },
+    ]) {
+      await form.locator('input[name="path"]').fill(path);
+      await form.locator('input[name="status"]').fill(status);
+      await form.getByRole('button', { name: 'Add fault' }).click();
+      await page.locator('table[aria-label="Faults"] tbody tr', { hasText: path }).waitFor();
+    }
+    const row = page.locator('table[aria-label="Faults"] tbody tr', { hasText: '/openapi/v1/courses/3' });
+    await row.getByRole('button', { name: /^Remove / }).click();
+    await row.waitFor({ state: 'detached' });
+    const get = (id: number) =>
+      fetch(`${base}/openapi/v1/courses/${id}`, { headers: { 'x-api-key': siteKey } });
+    expect((await get(3)).status).toBe(200);
+    expect((await get(4)).status).toBe(502);
   });
 
   it('made no request to any other host and raised no script error', () => {

@@ -37,6 +37,12 @@ export class Runtime {
     return fault;
   }
 
+  /** Takes one fault out of force; undefined when it has run out or was never there. */
+  removeFault(id: string): Fault | undefined {
+    const index = this.faults.findIndex((f) => f.id === id);
+    return index < 0 ? undefined : this.faults.splice(index, 1)[0];
+  }
+
   clearFaults(): void {
     this.faults.length = 0;
   }

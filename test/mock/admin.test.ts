@@ -206,6 +206,28 @@ describe('journal and faults', () => {
     expect((await h.v1('/courses/3')).status).toBe(200);
   });
 
+  it('removes one fault by id and leaves the others in force (admin API, Faults)', async () => {
+    const first = await h.admin('/faults', {
+      method: 'POST',
+      json: { method: 'GET', path: '/openapi/v1/courses/3', count: 5, status: 500 },
+    });
+    await h.admin('/faults', {
+      method: 'POST',
+      json: { method: 'GET', path: '/openapi/v1/courses/4', count: 5, status: 502 },
+    });
+    const removed = await h.admin(`/faults/${first.body.id}`, { method: 'DELETE' });
+    expect(removed).toMatchObject({
+      status: 200,
+      body: { id: first.body.id, path: '/openapi/v1/courses/3' },
+    });
+    expect((await h.v1('/courses/3')).status).toBe(200);
+    expect((await h.v1('/courses/4')).status).toBe(502);
+    const again = await h.admin(`/faults/${first.body.id}`, { method: 'DELETE' });
+    expect(again).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
+    expect((await h.admin('/faults')).body.faults).toHaveLength(1);
+    await h.admin('/faults', { method: 'DELETE' });
+  });
+
   it('adds latency without changing the answer', async () => {
     await h.admin('/faults', {
       method: 'POST',
@@ -308,6 +330,24 @@ describe('webhook delivery (docs/adr-0002: webhook delivery; seed 001, Events)',
       type: 'User/Created',
       body: { user: { email: 'hooked@example.test' } },
     });
+  });
+
+  it('shows a delivery with the body and signature the receiver got, byte for byte (admin API, getWebhookDelivery)', async () => {
+    const [sent] = received;
+    const [latest] = await deliveries();
+    const detail = await h.admin(`/tenants/demo/webhooks/deliveries/${latest.id}`);
+    expect(detail.status).toBe(200);
+    expect(detail.body.delivery).toMatchObject({ id: latest.id, state: 'delivered' });
+    expect(detail.body.request).toMatchObject({
+      url,
+      body: sent?.body,
+      headers: {
+        'x-lmskit-signature': sent?.headers['x-lmskit-signature'],
+        'x-lmskit-event-id': sent?.headers['x-lmskit-event-id'],
+      },
+    });
+    const missing = await h.admin('/tenants/demo/webhooks/deliveries/dlv_999999');
+    expect(missing).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
   });
 
   it('retries a failed delivery with backoff until it is delivered, and logs every attempt', async () => {

@@ -43,6 +43,11 @@ export function FaultsPage() {
     setError(e ? problem(e) : null);
     await load();
   };
+  const remove = async (id: string) => {
+    const { error: e } = await admin.DELETE('/faults/{faultId}', { params: { path: { faultId: id } } });
+    setError(e ? problem(e) : null);
+    await load();
+  };
   const exportState = async () => {
     const { data, error: e } = await admin.GET('/snapshot');
     if (data) download('lmskit-snapshot.json', data);
@@ -110,6 +115,7 @@ export function FaultsPage() {
             <th>status</th>
             <th>latency</th>
             <th>remaining</th>
+            <th />
           </tr>
         </thead>
         <tbody>
@@ -121,6 +127,11 @@ export function FaultsPage() {
               <td>{f.status ?? 'real answer'}</td>
               <td>{f.latencyMs ?? 0} ms</td>
               <td>{f.remaining}</td>
+              <td>
+                <button type="button" aria-label={`Remove ${f.id}`} onClick={() => remove(f.id)}>
+                  Remove
+                </button>
+              </td>
             </tr>
           ))}
         </tbody>

@@ -1,5 +1,5 @@
 // Tenant: the licence switches, the site API key, MCP keys (create — the key is shown once — and
-// revoke, with when each was last used).
+// revoke, with when each was last used); the rate-limit and AI-quota counters, with a reset.
 import { useEffect, useState } from 'preact/hooks';
 import type { components } from '../../../generated/admin.ts';
 import { iso, problem } from '../api.ts';
@@ -8,6 +8,7 @@ import { ErrorLine, useConsole } from '../shared.tsx';
 type Tenant = components['schemas']['Tenant'];
 type Key = components['schemas']['McpKeyRecord'];
 type Access = Tenant['mcpAccess'];
+type Limits = components['schemas']['Limits'];
 
 export function TenantPage() {
   const { admin, tenantId } = useConsole();
@@ -18,21 +19,25 @@ export function TenantPage() {
   const [owner, setOwner] = useState('');
   const [write, setWrite] = useState(false);
   const [created, setCreated] = useState<{ id: string; key: string } | null>(null);
+  const [limits, setLimits] = useState<Limits | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   const load = async () => {
-    const [t, k, u] = await Promise.all([
+    const [t, k, u, l] = await Promise.all([
       admin.GET('/tenants/{tenantId}', { params: { path } }),
       admin.GET('/tenants/{tenantId}/mcp-keys', { params: { path } }),
       admin.GET('/tenants/{tenantId}/users', { params: { path, query: { limit: 100 } } }),
+      admin.GET('/tenants/{tenantId}/limits', { params: { path } }),
     ]);
     if (t.data) setTenant(t.data);
+    if (l.data) setLimits(l.data);
     if (k.data) setKeys(k.data.keys);
     if (u.data) {
       setUsers(u.data.users);
       setOwner((o) => o || String(u.data.users[0]?.id ?? ''));
     }
-    setError(t.error || k.error || u.error ? problem(t.error ?? k.error ?? u.error) : null);
+    const refused = t.error ?? k.error ?? u.error ?? l.error;
+    setError(refused ? problem(refused) : null);
   };
   useEffect(() => {
     load();
@@ -51,6 +56,11 @@ export function TenantPage() {
     setError(data ? null : problem(refused));
     await load();
     setCreated(data ? { id: data.id, key: data.key } : null);
+  };
+  const resetLimits = async () => {
+    const { data, error: refused } = await admin.POST('/tenants/{tenantId}/limits/reset', { params: { path } });
+    if (data) setLimits(data);
+    setError(data ? null : problem(refused));
   };
   const revoke = async (keyId: string) => {
     const { error: refused } = await admin.DELETE('/tenants/{tenantId}/mcp-keys/{keyId}', {
@@ -144,6 +154,46 @@ export function TenantPage() {
           ))}
         </tbody>
       </table>
+      {limits ? (
+        <>
+          <h3>Limits</h3>
+          <p class="muted">
+            Rate limit {limits.requestsPerMinute || 'off'} requests a minute per key (in memory, this run only); AI
+            quota {limits.aiCallsPerKeyPerDay} calls per key and {limits.aiCallsPerTenantPerDay} per tenant a day
+            (state, UTC day {limits.day} of the virtual clock).
+          </p>
+          <p aria-label="Tenant AI calls today">
+            Tenant AI calls today: {limits.aiCallsToday} of {limits.aiCallsPerTenantPerDay}
+          </p>
+          <table aria-label="Limits">
+            <thead>
+              <tr>
+                <th>key</th>
+                <th>owner</th>
+                <th>requests in window</th>
+                <th>AI calls today</th>
+              </tr>
+            </thead>
+            <tbody>
+              {limits.keys.map((k) => (
+                <tr data-id={k.keyId}>
+                  <td>{k.keyId}</td>
+                  <td>{k.userId}</td>
+                  <td>
+                    {k.requestsInWindow} of {limits.requestsPerMinute || '∞'}
+                  </td>
+                  <td>
+                    {k.aiCallsToday} of {limits.aiCallsPerKeyPerDay}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <button type="button" onClick={resetLimits}>
+            Reset counters
+          </button>
+        </>
+      ) : null}
     </section>
   );
 }

@@ -1,4 +1,5 @@
-// Webhooks: the tenant's receivers (add, remove) and the deliveries with their state and attempts.
+// Webhooks: the tenant's receivers (add, remove) and the deliveries with their state and attempts; one
+// delivery's signed request (headers and raw body) on demand.
 import { useEffect, useState } from 'preact/hooks';
 import type { components } from '../../../generated/admin.ts';
 import { iso, problem } from '../api.ts';
@@ -12,6 +13,7 @@ export function WebhooksPage() {
   const [url, setUrl] = useState('');
   const [secret, setSecret] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const [shown, setShown] = useState<components['schemas']['WebhookDeliveryDetail'] | null>(null);
 
   const load = async () => {
     const [r, d] = await Promise.all([
@@ -35,6 +37,13 @@ export function WebhooksPage() {
     setError(e ? problem(e) : null);
     if (!e) setUrl('');
     await load();
+  };
+  const show = async (deliveryId: string) => {
+    const { data, error: e } = await admin.GET('/tenants/{tenantId}/webhooks/deliveries/{deliveryId}', {
+      params: { path: { tenantId, deliveryId } },
+    });
+    setShown(data ?? null);
+    setError(e ? problem(e) : null);
   };
   const remove = async (receiverId: string) => {
     const { error: e } = await admin.DELETE('/tenants/{tenantId}/webhooks/{receiverId}', {
@@ -95,6 +104,7 @@ export function WebhooksPage() {
             <th>state</th>
             <th>attempts</th>
             <th>next attempt</th>
+            <th />
           </tr>
         </thead>
         <tbody>
@@ -110,10 +120,28 @@ export function WebhooksPage() {
                 {d.attempts.map((a) => `${a.at} → ${a.status ?? a.error ?? '?'}`).join('; ') || 'none yet'}
               </td>
               <td>{d.nextAttemptAt ?? "—"}</td>
+              <td>
+                <button type="button" onClick={() => show(d.id)}>
+                  Request
+                </button>
+              </td>
             </tr>
           ))}
         </tbody>
       </table>
+      {shown ? (
+        <section aria-label="Delivery request">
+          <h3>
+            {shown.delivery.id}: POST {shown.request.url}
+          </h3>
+          <pre class="headers">
+            {Object.entries(shown.request.headers)
+              .map(([name, value]) => `${name}: ${value}`)
+              .join('\n')}
+          </pre>
+          <pre class="body">{shown.request.body}</pre>
+        </section>
+      ) : null}
     </section>
   );
 }

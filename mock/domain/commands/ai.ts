@@ -13,6 +13,7 @@ import {
   type UploadInput,
   updateAiSettings,
 } from '../ai.ts';
+import { utcDay } from '../clock.ts';
 import type { AiSettings } from '../model.ts';
 import type { Platform } from '../platform.ts';
 import { type AgentArgs, actor } from './agent.ts';
@@ -54,6 +55,13 @@ export const AI_COMMANDS = {
   /** A separate command in journals written before AI calls counted themselves (see `counted`). */
   consumeAiQuota: (p: Platform, a: { tenantId: string; keyId: string }) =>
     consumeAiQuota(p.tenant(a.tenantId), a.keyId, p.now()),
+
+  /** The day's AI calls of the tenant and of each of its keys back to 0 (admin API, resetLimits). */
+  resetAiQuota: (p: Platform, a: { tenantId: string }) => {
+    const t = p.tenant(a.tenantId);
+    t.aiUsage = { day: utcDay(p.now()), perKey: {}, tenant: 0 };
+    return t.aiUsage;
+  },
 
   updateAiSettings: (p: Platform, a: { tenantId: string; patch: Partial<AiSettings> }) =>
     updateAiSettings(p.tenant(a.tenantId), a.patch),

@@ -12,8 +12,11 @@ import { describeProblems, errorAnswer, sendError } from '../error-body.ts';
 import type { RequestJournal } from '../journal.ts';
 import { MAX_FAULTS, type Runtime } from '../runtime.ts';
 import { type Handlers, ok } from '../typed-handlers.ts';
+import type { KeyRateLimiter } from '../v2/pipeline/rate-limit.ts';
 import { assignmentView, dataHandlers } from './data.ts';
+import { deliveryHandlers } from './delivery.ts';
 import { journalHandlers } from './journal.ts';
+import { limitsHandlers } from './limits.ts';
 import { userIdOf } from './user-ref.ts';
 
 type StateSnapshot = components['schemas']['StateSnapshot'];
@@ -22,6 +25,8 @@ export interface AdminOptions {
   spec: Record<string, unknown>;
   platform: Platform;
   runtime: Runtime;
+  /** The /api/v2 per-key rate limiter, whose counters getLimits shows and resetLimits empties. */
+  rateLimiter: KeyRateLimiter;
   journal: RequestJournal;
   adminToken: string;
   version: string;
@@ -79,6 +84,8 @@ export function adminRouter(options: AdminOptions) {
     updateTenant: (_req, _res, input) =>
       ok(tenantView(run('updateTenant', { tenantId: tenantId(input), ...input.body }))),
     ...dataHandlers(platform),
+    ...limitsHandlers(platform, options.rateLimiter),
+    ...deliveryHandlers(platform),
 
     listMcpKeys: (_req, _res, input) => ok({ keys: [...tenant(input).mcpKeys.values()].map(keyRecord) }),
     createMcpKey: (_req, _res, input) => {
@@ -195,6 +202,16 @@ export function adminRouter(options: AdminOptions) {
         ...(body.body !== undefined ? { body: body.body } : {}),
       });
       return { status: 201 as const, body: faultView(fault) };
+    },
+    deleteFault: (_req, _res, input) => {
+      const fault = runtime.removeFault(input.params.faultId);
+      if (!fault)
+        return errorAnswer({
+          status: 404,
+          code: 'NOT_FOUND',
+          message: `Fault ${input.params.faultId} not found; it may have run out.`,
+        });
+      return ok(faultView(fault));
     },
     clearFaults: (_req, _res) => {
       runtime.clearFaults();

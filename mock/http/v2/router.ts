@@ -19,6 +19,7 @@ import { contractRouter } from '../contract.ts';
 import { describeProblems, errorAnswer, sendError } from '../error-body.ts';
 import { type Handlers, ok } from '../typed-handlers.ts';
 import { isFailure, Pipeline, type PipelineLimits } from './pipeline/index.ts';
+import type { KeyRateLimiter } from './pipeline/rate-limit.ts';
 import { extractionLimits, receiveUpload } from './upload.ts';
 import * as view from './views.ts';
 
@@ -26,6 +27,8 @@ export interface V2Options {
   spec: Record<string, unknown>;
   platform: Platform;
   limits?: PipelineLimits;
+  /** The per-key rate limiter, when the admin API shares it. */
+  rateLimiter?: KeyRateLimiter;
   onResponseMismatch?: Parameters<typeof contractRouter>[0]['onResponseMismatch'];
 }
 
@@ -40,8 +43,8 @@ const TOOL_NEEDS: ToolNeeds[] = loadTools().map((t) => ({
 /** An optional query parameter as its text. */
 const optionalText = (value: unknown) => (value === undefined ? undefined : String(value));
 
-export function v2Router({ spec, platform, limits, onResponseMismatch }: V2Options) {
-  const pipeline = new Pipeline(platform, limits);
+export function v2Router({ spec, platform, limits, rateLimiter, onResponseMismatch }: V2Options) {
+  const pipeline = new Pipeline(platform, limits, rateLimiter);
   const extractor = new Extractor(extractionLimits(spec));
   const caller = (res: Response) => res.locals.caller as Caller;
   const who = (res: Response) => ({ tenantId: caller(res).tenant.id, actorId: caller(res).user.id });

@@ -35,9 +35,11 @@ export class Pipeline {
   constructor(
     private readonly platform: Platform,
     limits: PipelineLimits = {},
+    /** Shared with the admin API, which shows and resets the counters; one of its own otherwise. */
+    rate?: KeyRateLimiter,
   ) {
     this.failedAuth = new FailedAuthLimiter(limits.failedAuthMax, limits.failedAuthWindowSeconds);
-    this.rate = new KeyRateLimiter(limits.requestsPerMinute);
+    this.rate = rate ?? new KeyRateLimiter(limits.requestsPerMinute);
   }
 
   run(key: string | undefined, ip: string, operation: Operation): Caller | Failure {

@@ -12,6 +12,25 @@ export class KeyRateLimiter {
     private readonly nowMs: () => number = Date.now,
   ) {}
 
+  /**
+   * How many requests the key's bucket holds against it now (admin API, getLimits): the tokens spent
+   * and not yet refilled, rounded up; at `perMinute` the next request is refused.
+   */
+  held(keyId: string): number {
+    const bucket = this.buckets.get(keyId);
+    if (!bucket || this.perMinute <= 0) return 0;
+    const tokens = Math.min(
+      this.perMinute,
+      bucket.tokens + (this.nowMs() - bucket.at) * (this.perMinute / 60_000),
+    );
+    return Math.max(0, Math.ceil(this.perMinute - tokens - 1e-9));
+  }
+
+  /** Gives the keys full buckets again (admin API, resetLimits). */
+  reset(keyIds: Iterable<string>): void {
+    for (const id of keyIds) this.buckets.delete(id);
+  }
+
   take(keyId: string): Failure | null {
     if (this.perMinute <= 0) return null;
     const now = this.nowMs();
