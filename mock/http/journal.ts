@@ -3,6 +3,7 @@
 // at BODY_LIMIT), the matched operation, the caller, and whether both sides kept the contract. It is
 // a ring of the last `size` requests, outside the platform state: it describes this run only.
 import type { NextFunction, Request, Response } from 'express';
+import type { components } from '../../generated/admin.ts';
 import { formatErrors, resolveRef, SpecSchemas } from '../../lib/openapi-schemas.ts';
 import { MCP_USER_AGENT } from '../../mcp-server/backend.ts';
 import { toIso } from '../domain/clock.ts';
@@ -21,44 +22,16 @@ export const BODY_LIMIT = 32 * 1024;
 /** Headers holding credentials: shown as their last 4 characters only. */
 const SECRET_HEADERS = new Set(['x-api-key', 'x-mcp-key', 'authorization', 'cookie', 'set-cookie']);
 
-export type JournalApi = 'v1' | 'v2' | 'mcp' | 'admin' | 'other';
+// The journal's wire shapes are the admin contract's (openapi/admin, Journal*): stated there once.
+type Schemas = components['schemas'];
+export type JournalApi = Schemas['JournalApi'];
+export type JournalCaller = Schemas['JournalCaller'];
+export type JournalVerdict = Schemas['JournalVerdict'];
+export type JournalMessage = Schemas['JournalMessage'];
+export type JournalEntry = Schemas['JournalEntry'];
 type ContractApi = 'v1' | 'v2' | 'admin';
 // biome-ignore lint/suspicious/noExplicitAny: bundled OpenAPI documents are walked generically.
 type Node = Record<string, any>;
-
-export interface JournalCaller {
-  tenantId: string | null;
-  keyId: string | null;
-  userId: string | null;
-}
-
-export interface JournalVerdict {
-  request: 'valid' | 'invalid' | 'unchecked';
-  response: 'valid' | 'invalid' | 'unchecked';
-  errors: string[];
-}
-
-export interface JournalMessage {
-  headers: Record<string, string>;
-  body: unknown;
-  bodySize: number;
-  bodyNote: string | null;
-}
-
-export interface JournalEntry {
-  id: string;
-  at: string;
-  virtualAt: string;
-  method: string;
-  path: string;
-  url: string;
-  status: number;
-  latencyMs: number;
-  api: JournalApi;
-  operationId: string | null;
-  caller: JournalCaller | null;
-  verdict: JournalVerdict;
-}
 
 export interface JournalFilter {
   api?: JournalApi;
