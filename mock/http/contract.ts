@@ -2,7 +2,7 @@
 // by path and method in one table (contract/route-table.ts) and handled by the handler of its
 // `operationId` — a missing handler is an error at start, so the mock cannot silently lack an
 // operation. Each operation is a chain of
-// small steps, one module each under ./contract/: compiled at start (compile.ts), then per request
+// small steps, one module each under ./contract/: compiled on first use (compile.ts), then per request
 // authenticate (the API's `before`), coerce (coerce.ts), validate the input (validate-input.ts),
 // answer from the cache (cache.ts), check the answer in tests (validate-output.ts), and the handler.
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
@@ -99,8 +99,13 @@ export function contractRouter(options: ContractRouterOptions): RequestHandler {
         throw new Error(
           `no handler for operation ${operation.operationId} (${method.toUpperCase()} ${path})`,
         );
-      const op = compileOperation(schemas, path, method);
-      table.add(method, path, runSteps(chain(op, handler, options, schemas, cache)));
+      // Compiled on the operation's first request: compiling every operation's validators at start
+      // was most of the mock's start-up time, for operations a run may never call.
+      let steps: RequestHandler | undefined;
+      table.add(method, path, (req, res, next) => {
+        steps ??= runSteps(chain(compileOperation(schemas, path, method), handler, options, schemas, cache));
+        steps(req, res, next);
+      });
     }
   }
   return (req, res, next) => {
