@@ -67,21 +67,19 @@ type Step = (req: Request, res: Response, next: NextFunction) => unknown;
  * request's profile, bench/RESULTS.md.)
  */
 function runSteps(steps: Step[]): RequestHandler {
-  return (req, res, next) => {
-    let i = 0;
-    const proceed = (error?: unknown) => {
-      if (error !== undefined) return next(error);
-      const current = steps[i++];
-      if (!current) return next();
-      try {
-        const result = current(req, res, proceed as NextFunction);
-        if (result instanceof Promise) result.catch(next);
-      } catch (thrown) {
-        next(thrown);
-      }
-    };
-    proceed();
-  };
+  return (req, res, next) => runFrom(steps, 0, req, res, next);
+}
+
+function runFrom(steps: Step[], i: number, req: Request, res: Response, next: NextFunction): void {
+  const current = steps[i];
+  if (!current) return next();
+  try {
+    const result = current(req, res, ((error?: unknown) =>
+      error !== undefined ? next(error) : runFrom(steps, i + 1, req, res, next)) as NextFunction);
+    if (result instanceof Promise) result.catch(next);
+  } catch (thrown) {
+    next(thrown);
+  }
 }
 
 export function contractRouter(options: ContractRouterOptions): RequestHandler {
