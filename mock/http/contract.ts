@@ -72,7 +72,10 @@ function runSteps(steps: Step[]): RequestHandler {
 
 function runFrom(steps: Step[], i: number, req: Request, res: Response, next: NextFunction): void {
   const current = steps[i];
-  if (!current) return next();
+  if (!current) {
+    next();
+    return;
+  }
   try {
     const result = current(req, res, ((error?: unknown) =>
       error !== undefined ? next(error) : runFrom(steps, i + 1, req, res, next)) as NextFunction);
