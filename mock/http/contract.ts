@@ -68,16 +68,32 @@ interface Passed {
 }
 const passed = (res: Response) => res.locals.contract as Passed;
 
-/** A step that may be async: a rejection goes to the error middleware, as a throw does. */
-const step =
-  (fn: (req: Request, res: Response, next: NextFunction) => unknown): RequestHandler =>
-  async (req, res, next) => {
-    try {
-      await fn(req, res, next);
-    } catch (error) {
-      next(error);
-    }
+/** One step of an operation's chain: like Express middleware, it answers or calls `next`. */
+type Step = (req: Request, res: Response, next: NextFunction) => unknown;
+
+/**
+ * The steps of a route as one Express handler: each runs when the one before calls `next`, a throw
+ * or a rejection goes to the error middleware, and a step that is synchronous costs no promise.
+ * (One handler rather than one route layer per step: the router's dispatch per layer showed in the
+ * request's profile, bench/RESULTS.md.)
+ */
+function runSteps(steps: Step[]): RequestHandler {
+  return (req, res, next) => {
+    let i = 0;
+    const proceed = (error?: unknown) => {
+      if (error !== undefined) return next(error);
+      const current = steps[i++];
+      if (!current) return next();
+      try {
+        const result = current(req, res, proceed as NextFunction);
+        if (result instanceof Promise) result.catch(next);
+      } catch (thrown) {
+        next(thrown);
+      }
+    };
+    proceed();
   };
+}
 
 export function contractRouter(options: ContractRouterOptions): Router {
   const { spec, handlers } = options;
@@ -96,7 +112,10 @@ export function contractRouter(options: ContractRouterOptions): Router {
           `no handler for operation ${operation.operationId} (${method.toUpperCase()} ${path})`,
         );
       const op = compileOperation(schemas, path, method);
-      router[method](path.replace(/\{([^}]+)\}/g, ':$1'), ...chain(op, handler, options, schemas, cache));
+      router[method](
+        path.replace(/\{([^}]+)\}/g, ':$1'),
+        runSteps(chain(op, handler, options, schemas, cache)),
+      );
     }
   }
   return router;
@@ -109,15 +128,22 @@ function chain(
   options: ContractRouterOptions,
   schemas: SpecSchemas,
   cache: AnswerCache,
-): RequestHandler[] {
+): Step[] {
   const { operation, method } = op;
+  const send = (res: Response, answer: AnswerObject) => {
+    if (answer.headers) res.set(answer.headers);
+    if (answer.body === undefined) res.status(answer.status).end();
+    else res.status(answer.status).json(answer.body);
+  };
   return [
-    step(async (req, res, next) => {
+    (req, res, next) => {
       // For the request journal (journal.ts): which operation this was, and why it was refused.
       res.locals.operationId = operation.operationId;
-      if (!options.before || (await options.before(req, res, operation))) next();
-    }),
-    step((req, res, next) => {
+      const admitted = options.before ? options.before(req, res, operation) : true;
+      if (admitted instanceof Promise) return admitted.then((yes) => yes && next());
+      if (admitted) next();
+    },
+    (req, res, next) => {
       const { input, unsent } = coerceParameters(req, op.parameters);
       const problems = inputProblems(req, op, input, unsent);
       if (problems.length) {
@@ -126,24 +152,23 @@ function chain(
       }
       res.locals.contract = { input } satisfies Passed;
       next();
-    }),
+    },
     // Both of the next steps wrap `res.send`, and the order matters: the cache's wrapper is
     // installed first so that the answer check, installed after it and so run before it, refuses a
     // departing answer before anything is kept.
-    step((req, res, next) => {
+    (req, res, next) => {
       const key =
         method === 'get' && options.cacheKey ? `${options.cacheKey(req, res)}|${req.originalUrl}` : null;
       if (!key || !answerFromCache(res, cache, key)) next();
-    }),
-    step((_req, res, next) => {
+    },
+    (_req, res, next) => {
       if (options.onResponseMismatch) checkAnswer(res, schemas, op, options.onResponseMismatch);
       next();
-    }),
-    step(async (req, res) => {
-      const answer = await handler(req, res, passed(res).input);
-      if (answer.headers) res.set(answer.headers);
-      if (answer.body === undefined) res.status(answer.status).end();
-      else res.status(answer.status).json(answer.body);
-    }),
+    },
+    (req, res) => {
+      const answer = handler(req, res, passed(res).input);
+      if (answer instanceof Promise) return answer.then((a) => send(res, a));
+      send(res, answer);
+    },
   ];
 }

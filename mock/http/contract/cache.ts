@@ -22,8 +22,9 @@ export function rememberAnswer(res: Response, keep: (answer: { type: string; bod
   const send = res.send.bind(res);
   res.send = (body?: unknown) => {
     res.send = send;
+    // Kept as bytes: Express encodes a string answer of 1 000 characters or more on every send.
     if (res.statusCode === 200 && typeof body === 'string')
-      keep({ type: String(res.get('content-type') ?? 'application/json'), body });
+      keep({ type: String(res.get('content-type') ?? 'application/json'), body: Buffer.from(body) });
     return send(body);
   };
 }
