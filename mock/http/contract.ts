@@ -1,21 +1,17 @@
-// Routing and validation from a bundled OpenAPI document. Every operation of the
-// document becomes an Express route whose handler is looked up by `operationId` — a missing handler
-// is an error at start, so the mock cannot silently lack an operation. Each route is a chain of
+// Routing and validation from a bundled OpenAPI document. Every operation of the document is found
+// by path and method in one table (contract/route-table.ts) and handled by the handler of its
+// `operationId` — a missing handler is an error at start, so the mock cannot silently lack an
+// operation. Each operation is a chain of
 // small steps, one module each under ./contract/: compiled at start (compile.ts), then per request
 // authenticate (the API's `before`), coerce (coerce.ts), validate the input (validate-input.ts),
 // answer from the cache (cache.ts), check the answer in tests (validate-output.ts), and the handler.
-import express, {
-  type NextFunction,
-  type Request,
-  type RequestHandler,
-  type Response,
-  type Router,
-} from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { SpecSchemas } from '../../lib/openapi-schemas.ts';
 import { AnswerCache } from './answer-cache.ts';
 import { answerFromCache } from './contract/cache.ts';
 import { coerceParameters, type ValidatedRequest } from './contract/coerce.ts';
 import { type CompiledOperation, compileOperation, type Node } from './contract/compile.ts';
+import { RouteTable } from './contract/route-table.ts';
 import { type InputProblem, inputProblems } from './contract/validate-input.ts';
 import { checkAnswer, type MismatchReport } from './contract/validate-output.ts';
 
@@ -55,13 +51,6 @@ export interface ContractRouterOptions {
   cacheKey?: (req: Request, res: Response) => string;
 }
 
-/** Literal segments sort before templated ones, so `/statistics/leaders` wins over `/statistics/{scope}`. */
-const specificity = (path: string) =>
-  path
-    .split('/')
-    .map((s) => (s.startsWith('{') ? '1' : '0'))
-    .join('');
-
 /** What the steps of one request hand on to the next. */
 interface Passed {
   input: ValidatedRequest;
@@ -95,16 +84,15 @@ function runSteps(steps: Step[]): RequestHandler {
   };
 }
 
-export function contractRouter(options: ContractRouterOptions): Router {
+export function contractRouter(options: ContractRouterOptions): RequestHandler {
   const { spec, handlers } = options;
   const schemas = new SpecSchemas(spec);
-  const router = express.Router();
+  const table = new RouteTable<RequestHandler>();
   const cache = new AnswerCache();
-  const paths = Object.keys(spec.paths as Node).sort((a, b) => specificity(a).localeCompare(specificity(b)));
 
-  for (const path of paths) {
+  for (const [path, item] of Object.entries(spec.paths as Node)) {
     for (const method of METHODS) {
-      const operation = (spec.paths[path] as Node)[method] as Node | undefined;
+      const operation = (item as Node)[method] as Node | undefined;
       if (!operation) continue;
       const handler = (handlers as Record<string, Handler | undefined>)[operation.operationId];
       if (!handler)
@@ -112,13 +100,15 @@ export function contractRouter(options: ContractRouterOptions): Router {
           `no handler for operation ${operation.operationId} (${method.toUpperCase()} ${path})`,
         );
       const op = compileOperation(schemas, path, method);
-      router[method](
-        path.replace(/\{([^}]+)\}/g, ':$1'),
-        runSteps(chain(op, handler, options, schemas, cache)),
-      );
+      table.add(method, path, runSteps(chain(op, handler, options, schemas, cache)));
     }
   }
-  return router;
+  return (req, res, next) => {
+    const found = table.match(req.method, req.path);
+    if (!found) return next();
+    req.params = found.params;
+    found.value(req, res, next);
+  };
 }
 
 /** The steps of one operation's route, in the order a request passes them. */
