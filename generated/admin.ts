@@ -186,6 +186,33 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/tenants/{tenantId}/assignments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant's id; the seeded tenant is `demo`. */
+                tenantId: components["parameters"]["TenantId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a tenant's assignments
+         * @description The tenant's assignments (which course is assigned to which learner, with status, progress, result
+         *     and deadline), a page at a time, in the order they were made; `userId`, `courseId` and `status`
+         *     narrow them, and `total` says how many match over all pages (the console's Data page). Paging
+         *     happens on the server: a filter by learner or course reads only that learner's or course's
+         *     assignments, so a tenant of the 100 000-user scale seed is as quick to page as the demo.
+         */
+        get: operations["listTenantAssignments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/tenants/{tenantId}/limits": {
         parameters: {
             query?: never;
@@ -505,6 +532,36 @@ export interface paths {
         get: operations["getWebhookDelivery"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenants/{tenantId}/webhooks/deliveries/{deliveryId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant's id; the seeded tenant is `demo`. */
+                tenantId: components["parameters"]["TenantId"];
+                /** @description The delivery's id, as listed by `GET /tenants/{tenantId}/webhooks/deliveries`. */
+                deliveryId: components["parameters"]["DeliveryId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery's event to its receiver again
+         * @description Queues a new `pending` delivery of the same event to the same receiver, whatever state the
+         *     delivery is in (a `failed` or `dropped` one, or a `delivered` one a receiver wants again). The new
+         *     delivery carries the same `X-Lmskit-Event-Id`, so a receiver that drops repeats by it drops this one
+         *     too; its attempts, backoff and bounds are those of every delivery (`listWebhookDeliveries`). The
+         *     original is left as it is. A journalled command, so a restart keeps the new delivery, and the
+         *     dispatcher sends it at once.
+         */
+        post: operations["redeliverWebhookDelivery"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1028,6 +1085,12 @@ export interface components {
             }[];
             total: components["schemas"]["Total"];
         };
+        /** @description A page of a tenant's assignments. */
+        AdminAssignmentList: {
+            /** @description The assignments, in the order they were made. */
+            assignments: components["schemas"]["AdminAssignment"][];
+            total: components["schemas"]["Total"];
+        };
         /** @description One MCP key's use of the limits. */
         KeyLimits: {
             /** @example key_1 */
@@ -1340,6 +1403,11 @@ export interface components {
              * @example 2026-05-12T09:30:03Z
              */
             nextAttemptAt: string | null;
+            /**
+             * @description The delivery this one sends again (`redeliverWebhookDelivery`); absent on a delivery the event itself queued.
+             * @example dlv_13
+             */
+            redeliveryOf?: string;
         };
         /** @description Webhook deliveries of a tenant. */
         WebhookDeliveryList: {
@@ -2085,6 +2153,15 @@ export interface components {
         UserId: components["schemas"]["UserRef"];
         /** @description The most records to return. */
         PageLimit: number;
+        /**
+         * @description Only this learner's assignments, by integer id or v1 API ID (digits only are the integer id); 404 when the tenant has no such user.
+         * @example 5
+         */
+        AssignmentUserFilter: components["schemas"]["UserRef"];
+        /** @description Only the assignments of this course (its integer id); 404 when the tenant has no such course. */
+        AssignmentCourseFilter: number;
+        /** @description Only the assignments in this status now, on the virtual clock (`overdue`: the deadline passed before the course was finished). */
+        AssignmentStatusFilter: "notStarted" | "inProgress" | "finished" | "overdue";
         /** @description The key record's id (not the key). */
         KeyId: string;
         /** @description The course's integer id (the `courseId` of `/api/v2`). */
@@ -2372,6 +2449,46 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AdminCourseList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listTenantAssignments: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only this learner's assignments, by integer id or v1 API ID (digits only are the integer id); 404 when the tenant has no such user.
+                 * @example 5
+                 */
+                userId?: components["parameters"]["AssignmentUserFilter"];
+                /** @description Only the assignments of this course (its integer id); 404 when the tenant has no such course. */
+                courseId?: components["parameters"]["AssignmentCourseFilter"];
+                /** @description Only the assignments in this status now, on the virtual clock (`overdue`: the deadline passed before the course was finished). */
+                status?: components["parameters"]["AssignmentStatusFilter"];
+                /** @description How many matching records to skip, for paging (ordered by id). */
+                offset?: components["parameters"]["PageOffset"];
+                /** @description The most records to return. */
+                limit?: components["parameters"]["PageLimit"];
+            };
+            header?: never;
+            path: {
+                /** @description The tenant's id; the seeded tenant is `demo`. */
+                tenantId: components["parameters"]["TenantId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The assignments that match, in the order they were made, with how many match in all. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminAssignmentList"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2807,6 +2924,47 @@ export interface operations {
             404: components["responses"]["NotFound"];
         };
     };
+    redeliverWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant's id; the seeded tenant is `demo`. */
+                tenantId: components["parameters"]["TenantId"];
+                /** @description The delivery's id, as listed by `GET /tenants/{tenantId}/webhooks/deliveries`. */
+                deliveryId: components["parameters"]["DeliveryId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new delivery, queued; the dispatcher sends it next. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            /**
+             * @description The delivery is kept but cannot be sent again: its receiver is gone, or its event is no longer
+             *     kept (a state loaded from a snapshot that lacks them). Nothing changed.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     deleteWebhookReceiver: {
         parameters: {
             query?: never;
@@ -3172,13 +3330,15 @@ export interface operations {
     };
 }
 /** The operations of `paths` by operationId (webhooks left out). */
-export type PathOperations = Pick<operations, "advanceClock" | "clearFaults" | "createFault" | "createMcpKey" | "createWebhookReceiver" | "deleteFault" | "deleteWebhookReceiver" | "exportJournalHar" | "exportSnapshot" | "getAiSettings" | "getClock" | "getHealth" | "getJournalEntry" | "getLimits" | "getMcpKey" | "getRequestJournal" | "getTenant" | "getTenantUser" | "getWebhookDelivery" | "importSnapshot" | "listAiJobs" | "listFaults" | "listMcpKeys" | "listTenantCourses" | "listTenantGroups" | "listTenantUsers" | "listTenants" | "listWebhookDeliveries" | "listWebhookReceivers" | "publishCourse" | "recordProgress" | "resetLimits" | "resetState" | "revokeMcpKey" | "setClock" | "updateAiSettings" | "updateTenant">;
+export type PathOperations = Pick<operations, "advanceClock" | "clearFaults" | "createFault" | "createMcpKey" | "createWebhookReceiver" | "deleteFault" | "deleteWebhookReceiver" | "exportJournalHar" | "exportSnapshot" | "getAiSettings" | "getClock" | "getHealth" | "getJournalEntry" | "getLimits" | "getMcpKey" | "getRequestJournal" | "getTenant" | "getTenantUser" | "getWebhookDelivery" | "importSnapshot" | "listAiJobs" | "listFaults" | "listMcpKeys" | "listTenantAssignments" | "listTenantCourses" | "listTenantGroups" | "listTenantUsers" | "listTenants" | "listWebhookDeliveries" | "listWebhookReceivers" | "publishCourse" | "recordProgress" | "redeliverWebhookDelivery" | "resetLimits" | "resetState" | "revokeMcpKey" | "setClock" | "updateAiSettings" | "updateTenant">;
 /** Error codes of the contract (`x-error-codes` of the error responses), each with its status. */
 export const errorCodes = {
     ALREADY_FINISHED: 409,
     ASSIGNMENT_NOT_STARTED: 409,
+    EVENT_NOT_KEPT: 409,
     LICENSE_RESTRICTED: 402,
     NOT_FOUND: 404,
+    RECEIVER_REMOVED: 409,
     STATE_NOT_SAVED: 503,
     TOO_MANY_FAULTS: 409,
     UNAUTHORIZED: 401,
@@ -3210,6 +3370,7 @@ export interface OperationErrorCodes {
     listAiJobs: "NOT_FOUND" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     listFaults: "UNAUTHORIZED";
     listMcpKeys: "NOT_FOUND" | "UNAUTHORIZED" | "VALIDATION_ERROR";
+    listTenantAssignments: "NOT_FOUND" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     listTenantCourses: "NOT_FOUND" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     listTenantGroups: "NOT_FOUND" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     listTenants: "UNAUTHORIZED";
@@ -3218,6 +3379,7 @@ export interface OperationErrorCodes {
     listWebhookReceivers: "NOT_FOUND" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     publishCourse: "NOT_FOUND" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     recordProgress: "ALREADY_FINISHED" | "ASSIGNMENT_NOT_STARTED" | "NOT_FOUND" | "STATE_NOT_SAVED" | "TOO_MANY_FAULTS" | "UNAUTHORIZED" | "VALIDATION_ERROR";
+    redeliverWebhookDelivery: "EVENT_NOT_KEPT" | "NOT_FOUND" | "RECEIVER_REMOVED" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     resetLimits: "NOT_FOUND" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     resetState: "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     revokeMcpKey: "LICENSE_RESTRICTED" | "NOT_FOUND" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";

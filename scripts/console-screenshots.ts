@@ -1,6 +1,8 @@
 // `npm run console:screenshots`: the pictures of docs/console.md, one per page of the console, taken
 // in the Chromium the browser tests use against an in-process mock over the demo seed, after a little
-// traffic (a v1 read, a v2 write refused to a read-only licence, a generation job, a webhook receiver).
+// traffic (a v1 read, a v2 write refused to a read-only licence, a generation job, a webhook receiver on
+// loopback that gets a published course's event, then the same event again from Redeliver).
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createAdminClient } from '../lib/admin-client.ts';
@@ -10,6 +12,7 @@ import { VirtualClock } from '../mock/domain/clock.ts';
 import { Platform } from '../mock/domain/platform.ts';
 import { DEMO_SITE_API_KEY, demoMcpKey } from '../mock/seed/demo.ts';
 import { loadSeed } from '../mock/seed/index.ts';
+import { WebhookDispatcher } from '../mock/webhooks/dispatcher.ts';
 import { launchBrowser } from '../test/browser.ts';
 
 const OUT = join(ROOT, 'docs', 'screenshots');
@@ -41,9 +44,31 @@ await admin.PATCH('/tenants/{tenantId}', {
   params: { path: { tenantId: 'demo' } },
   body: { mcpAccess: 'full' },
 });
+// A receiver that takes every event, and the dispatcher that sends them, as `npm start` runs it.
+const receiver = createServer((req, res) => {
+  req.resume();
+  req.on('end', () => res.writeHead(204).end());
+});
+receiver.listen(0, '127.0.0.1');
+await new Promise((resolve) => receiver.once('listening', resolve));
+const dispatcher = new WebhookDispatcher(platform);
+dispatcher.start();
+const tenant = { params: { path: { tenantId: 'demo' } } };
 await admin.POST('/tenants/{tenantId}/webhooks', {
-  params: { path: { tenantId: 'demo' } },
-  body: { url: 'http://127.0.0.1:9/hooks', secret: 'example-secret' },
+  ...tenant,
+  body: {
+    url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`,
+    secret: 'example-secret',
+  },
+});
+const draft = (
+  await admin.GET('/tenants/{tenantId}/courses', {
+    params: { path: { tenantId: 'demo' }, query: { limit: 1000 } },
+  })
+).data?.courses.find((c) => c.isDraft);
+if (!draft) throw new Error('the demo seed has no draft course');
+await admin.POST('/tenants/{tenantId}/courses/{courseId}/publish', {
+  params: { path: { tenantId: 'demo', courseId: draft.id } },
 });
 
 const browser = await launchBrowser();
@@ -72,12 +97,30 @@ try {
   await page.locator('article[aria-label="User detail"] h3', { hasText: 'Lena' }).waitFor();
   await shoot('console-data.png');
 
+  await page.getByRole('button', { name: 'assignments' }).click();
+  await page
+    .locator('form[aria-label="Assignment filters"] select[name="status"]')
+    .selectOption('inProgress');
+  await page
+    .locator('table[aria-label="assignments"] tbody td.status', { hasText: 'inProgress' })
+    .first()
+    .waitFor();
+  await page.locator('table[aria-label="assignments"] tbody tr').first().click();
+  await page.locator('article[aria-label="User detail"] h3').waitFor();
+  await shoot('console-data-assignments.png');
+
   await open('time');
   await page.locator('table[aria-label="Generation jobs"] tbody tr').first().waitFor();
   await shoot('console-time.png');
 
   await open('webhooks');
-  await page.locator('table[aria-label="Receivers"] tbody tr').first().waitFor();
+  const deliveries = page.locator('table[aria-label="Deliveries"] tbody tr');
+  await deliveries.first().locator('td.state', { hasText: 'delivered' }).waitFor();
+  await deliveries.first().getByRole('button', { name: 'Redeliver' }).click();
+  const again = deliveries.filter({ hasText: 'again:' }).first();
+  await again.locator('td.state', { hasText: 'delivered' }).waitFor();
+  await again.getByRole('button', { name: 'Request' }).click();
+  await page.locator('section[aria-label="Delivery request"]').waitFor();
   await shoot('console-webhooks.png');
 
   await open('faults');
@@ -85,5 +128,7 @@ try {
   await shoot('console-faults.png');
 } finally {
   await browser.close();
+  dispatcher.stop();
+  receiver.close();
   server.close();
 }

@@ -228,6 +228,47 @@ describe('the console (docs/console.md)', () => {
     }
   });
 
+  it('redelivers a delivery, and the receiver gets the same event again (docs/console.md, Webhooks)', async () => {
+    const receiver = await startReceiver();
+    try {
+      await open('webhooks');
+      await page.locator('form[aria-label="New receiver"] input').first().fill(receiver.url);
+      await page.locator('form[aria-label="New receiver"] input').nth(1).fill('redeliver-secret');
+      await page.getByRole('button', { name: 'Add receiver' }).click();
+      const receiverRow = page.locator('table[aria-label="Receivers"] tbody tr', { hasText: receiver.url });
+      await receiverRow.waitFor();
+      const receiverId = await receiverRow.getAttribute('data-id');
+      const created = await fetch(`${base}/openapi/v1/users`, {
+        method: 'POST',
+        headers: { 'x-api-key': siteKey, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          name: 'Redelivered',
+          email: 'redelivered@example.test',
+          password: 'password1',
+          roleAlias: 'learner',
+        }),
+      });
+      expect(created.status).toBeLessThan(300);
+      const ours = page.locator('table[aria-label="Deliveries"] tbody tr', { hasText: `${receiverId}` });
+      const first = ours.filter({ hasText: 'user.created' }).first();
+      await first.locator('td.state', { hasText: 'delivered' }).waitFor();
+      expect(receiver.received()).toHaveLength(1);
+      const firstId = await first.getAttribute('data-id');
+
+      await first.getByRole('button', { name: 'Redeliver' }).click();
+      await page.locator('p[aria-label="Redelivery queued"]', { hasText: firstId ?? '' }).waitFor();
+      // The new delivery is listed as sending the first one again, and is delivered by the mock.
+      await ours
+        .filter({ hasText: `again: ${firstId}` })
+        .locator('td.state', { hasText: 'delivered' })
+        .waitFor();
+      expect(receiver.received()).toHaveLength(2);
+      expect(receiver.received()[1]).toBe(receiver.received()[0]);
+    } finally {
+      receiver.server.close();
+    }
+  });
+
   it('adds and clears an injected fault', async () => {
     await open('faults');
     const form = page.locator('form[aria-label="New fault"]');

@@ -189,6 +189,8 @@ export interface WebhookDelivery {
   state: 'pending' | 'delivered' | 'failed' | 'dropped';
   attempts: { at: string; status: number | null; error: string | null }[];
   nextAttemptAt: string | null;
+  /** The delivery this one sends again (domain/webhooks.ts, `redeliver`); absent when the event queued it. */
+  redeliveryOf?: string;
 }
 
 export type McpAccess = 'none' | 'read' | 'full';

@@ -93,6 +93,7 @@ export class Platform {
   private journal: Journal | null = null;
   private readonly eventListeners = new Set<(tenant: TenantState, events: PlatformEvent[]) => void>();
   private readonly loadListeners = new Set<() => void>();
+  private readonly deliveryListeners = new Set<(tenant: TenantState) => void>();
 
   constructor(
     readonly clock: VirtualClock,
@@ -134,6 +135,7 @@ export class Platform {
     const entry: JournalEntry = { t: name, a: journalled(args), at };
     this.journal?.append(entry);
     const eventCounts = new Map([...this.tenants].map(([id, t]) => [id, t.events.length]));
+    const deliveriesMade = new Map([...this.tenants].map(([id, t]) => [id, t.seq.delivery ?? 0]));
     const command = COMMANDS[name] as (p: Platform, a: CommandArgs<N>) => CommandResult<N>;
     let result: CommandResult<N>;
     try {
@@ -146,6 +148,10 @@ export class Platform {
     for (const [id, tenant] of this.tenants) {
       const fresh = tenant.events.slice(eventCounts.get(id) ?? tenant.events.length);
       if (fresh.length) for (const listener of this.eventListeners) listener(tenant, fresh);
+      // Every delivery takes the next `delivery` id (domain/webhooks.ts), so a higher one means new ones.
+      const made = deliveriesMade.get(id);
+      if (made !== undefined && (tenant.seq.delivery ?? 0) > made)
+        for (const listener of this.deliveryListeners) listener(tenant);
     }
     return result;
   }
@@ -171,6 +177,15 @@ export class Platform {
   onEvents(listener: (tenant: TenantState, events: PlatformEvent[]) => void): () => void {
     this.eventListeners.add(listener);
     return () => this.eventListeners.delete(listener);
+  }
+
+  /**
+   * Called after a command queued webhook deliveries in a tenant (an event's, or a redelivery), for the
+   * dispatcher to send them.
+   */
+  onDeliveriesQueued(listener: (tenant: TenantState) => void): () => void {
+    this.deliveryListeners.add(listener);
+    return () => this.deliveryListeners.delete(listener);
   }
 
   /**

@@ -235,6 +235,15 @@ export class TenantState {
     return [...(this.assignmentsByCourse.get(courseId)?.values() ?? [])];
   }
 
+  /** Every assignment in the order they were made (by id), read lazily: a page stops early. */
+  allAssignments(): Iterable<Assignment> {
+    return this.assignments.values();
+  }
+
+  assignmentCount(): number {
+    return this.assignments.size;
+  }
+
   markStarted(a: Assignment, at: number): void {
     if (a.startedAt !== null) return;
     a.startedAt = at;

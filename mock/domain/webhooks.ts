@@ -4,7 +4,7 @@
 // deliveries reach the journal as one entry. What a receiver accumulates is bounded: a queue of
 // pending deliveries (the oldest is dropped, and says so, when it overflows) and a history of
 // finished ones (the oldest forgotten). Sending them is ../webhooks/dispatcher.ts.
-import { notFound } from './errors.ts';
+import { conflict, notFound } from './errors.ts';
 import type { EventType, PlatformEvent, WebhookDelivery, WebhookReceiver } from './model.ts';
 import type { TenantState } from './tenant-state.ts';
 
@@ -36,18 +36,53 @@ export function deleteReceiver(t: TenantState, receiverId: string): WebhookRecei
 export function queueDeliveries(t: TenantState, event: PlatformEvent): void {
   for (const receiver of t.receivers.values()) {
     if (receiver.events && !receiver.events.includes(event.type)) continue;
-    const delivery: WebhookDelivery = {
-      id: `dlv_${t.nextId('delivery')}`,
-      receiverId: receiver.id,
-      eventId: event.id,
-      eventType: event.type,
-      state: 'pending',
-      attempts: [],
-      nextAttemptAt: null,
-    };
-    t.deliveries.set(delivery.id, delivery);
-    keepWithinBounds(t, receiver.id);
+    queue(t, receiver.id, event);
   }
+}
+
+/**
+ * A new pending delivery of a delivery's event to its receiver, whatever state the delivery is in
+ * (docs/console.md, Webhooks): the original stays as it is, the new one has attempts and bounds of
+ * its own and the same event id, so a receiver that drops repeats drops it too.
+ */
+export function redeliver(t: TenantState, deliveryId: string): WebhookDelivery {
+  const original = t.deliveries.get(deliveryId);
+  if (!original) throw notFound(`delivery ${deliveryId}`);
+  // Removing a receiver removes its deliveries, so these two happen only in a state loaded from a
+  // snapshot that lacks them; sending would fail on every attempt.
+  if (!t.receivers.has(original.receiverId))
+    throw conflict(
+      'RECEIVER_REMOVED',
+      `The receiver ${original.receiverId} of delivery ${deliveryId} was removed; register it again and send a new event.`,
+    );
+  const event = t.eventById(original.eventId);
+  if (!event)
+    throw conflict(
+      'EVENT_NOT_KEPT',
+      `The event evt_${original.eventId} of delivery ${deliveryId} is no longer kept.`,
+    );
+  return queue(t, original.receiverId, event, deliveryId);
+}
+
+function queue(
+  t: TenantState,
+  receiverId: string,
+  event: PlatformEvent,
+  redeliveryOf?: string,
+): WebhookDelivery {
+  const delivery: WebhookDelivery = {
+    id: `dlv_${t.nextId('delivery')}`,
+    receiverId,
+    eventId: event.id,
+    eventType: event.type,
+    state: 'pending',
+    attempts: [],
+    nextAttemptAt: null,
+    ...(redeliveryOf ? { redeliveryOf } : {}),
+  };
+  t.deliveries.set(delivery.id, delivery);
+  keepWithinBounds(t, receiverId);
+  return delivery;
 }
 
 /**

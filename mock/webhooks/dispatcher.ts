@@ -54,9 +54,12 @@ export class WebhookDispatcher {
   }
 
   start(): void {
-    // New deliveries come with the events of a command; a reset or an imported snapshot may bring
-    // pending ones, as does the state file at start.
-    this.unsubscribe = [this.platform.onEvents(() => this.pump()), this.platform.onLoad(() => this.pump())];
+    // New deliveries come from commands (an event's, or a redelivery); a reset or an imported snapshot
+    // may bring pending ones, as does the state file at start.
+    this.unsubscribe = [
+      this.platform.onDeliveriesQueued(() => this.pump()),
+      this.platform.onLoad(() => this.pump()),
+    ];
     this.pump();
   }
 

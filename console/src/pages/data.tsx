@@ -1,29 +1,35 @@
-// Data: users, groups and courses a page at a time (the server pages and searches, so a tenant of
-// 100 000 users stays fast), a user's groups and assignments with "play progress", and publishing.
+// Data: users, groups, courses and assignments a page at a time (the server pages and searches, so a
+// tenant of 100 000 users stays fast), a user's groups and assignments with "play progress", and publishing.
 import { useEffect, useState } from 'preact/hooks';
 import type { components } from '../../../generated/admin.ts';
 import { iso, problem } from '../api.ts';
 import { ErrorLine, useConsole } from '../shared.tsx';
+import { Assignments } from './assignments.tsx';
 
 const PAGE = 25;
 type Kind = 'users' | 'groups' | 'courses';
+type Tab = Kind | 'assignments';
 
 export function DataPage() {
-  const [kind, setKind] = useState<Kind>('users');
+  const [kind, setKind] = useState<Tab>('users');
   const [userId, setUserId] = useState<number | null>(null);
   return (
     <section>
       <h2>Data</h2>
       <nav class="tabs" aria-label="Records">
-        {(['users', 'groups', 'courses'] as const).map((k) => (
+        {(['users', 'groups', 'courses', 'assignments'] as const).map((k) => (
           <button type="button" class={k === kind ? 'current' : ''} onClick={() => setKind(k)}>
             {k}
           </button>
         ))}
       </nav>
       <div class="split">
-        <Records kind={kind} onUser={setUserId} key={kind} />
-        {kind === 'users' && userId !== null ? <UserDetail userId={userId} /> : null}
+        {kind === 'assignments' ? (
+          <Assignments onUser={setUserId} />
+        ) : (
+          <Records kind={kind} onUser={setUserId} key={kind} />
+        )}
+        {(kind === 'users' || kind === 'assignments') && userId !== null ? <UserDetail userId={userId} /> : null}
       </div>
     </section>
   );

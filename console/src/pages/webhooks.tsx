@@ -1,5 +1,6 @@
 // Webhooks: the tenant's receivers (add, remove) and the deliveries with their state and attempts; one
-// delivery's signed request (headers and raw body) on demand.
+// delivery's signed request (headers and raw body) on demand; any delivery sent again (a new delivery of
+// the same event, which the mock's dispatcher sends at once).
 import { useEffect, useState } from 'preact/hooks';
 import type { components } from '../../../generated/admin.ts';
 import { iso, problem } from '../api.ts';
@@ -14,6 +15,7 @@ export function WebhooksPage() {
   const [secret, setSecret] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [shown, setShown] = useState<components['schemas']['WebhookDeliveryDetail'] | null>(null);
+  const [queued, setQueued] = useState<string | null>(null);
 
   const load = async () => {
     const [r, d] = await Promise.all([
@@ -44,6 +46,14 @@ export function WebhooksPage() {
     });
     setShown(data ?? null);
     setError(e ? problem(e) : null);
+  };
+  const redeliver = async (deliveryId: string) => {
+    const { data, error: e } = await admin.POST('/tenants/{tenantId}/webhooks/deliveries/{deliveryId}/redeliver', {
+      params: { path: { tenantId, deliveryId } },
+    });
+    setQueued(data ? `${data.id} queued: ${data.eventType} (${data.eventId}) again, as ${deliveryId} sent it.` : null);
+    setError(e ? problem(e) : null);
+    await load();
   };
   const remove = async (receiverId: string) => {
     const { error: e } = await admin.DELETE('/tenants/{tenantId}/webhooks/{receiverId}', {
@@ -95,6 +105,11 @@ export function WebhooksPage() {
         </tbody>
       </table>
       <h3>Deliveries</h3>
+      {queued ? (
+        <p class="muted" aria-label="Redelivery queued">
+          {queued}
+        </p>
+      ) : null}
       <table aria-label="Deliveries">
         <thead>
           <tr>
@@ -110,7 +125,10 @@ export function WebhooksPage() {
         <tbody>
           {deliveries.map((d) => (
             <tr data-id={d.id}>
-              <td>{d.id}</td>
+              <td>
+                {d.id}
+                {d.redeliveryOf ? <span class="muted"> (again: {d.redeliveryOf})</span> : null}
+              </td>
               <td>{d.receiverId}</td>
               <td>
                 {d.eventType} ({d.eventId})
@@ -123,6 +141,9 @@ export function WebhooksPage() {
               <td>
                 <button type="button" onClick={() => show(d.id)}>
                   Request
+                </button>
+                <button type="button" onClick={() => redeliver(d.id)}>
+                  Redeliver
                 </button>
               </td>
             </tr>

@@ -1,7 +1,7 @@
 // Webhook receivers and the outcome of each delivery attempt; the rules are ../webhooks.ts.
 import type { EventType, WebhookDelivery } from '../model.ts';
 import type { Platform } from '../platform.ts';
-import { createReceiver, deleteReceiver, recordAttempt } from '../webhooks.ts';
+import { createReceiver, deleteReceiver, recordAttempt, redeliver } from '../webhooks.ts';
 
 export const WEBHOOK_COMMANDS = {
   createReceiver: (
@@ -11,6 +11,9 @@ export const WEBHOOK_COMMANDS = {
 
   deleteReceiver: (p: Platform, a: { tenantId: string; receiverId: string }) =>
     deleteReceiver(p.tenant(a.tenantId), a.receiverId),
+
+  redeliverWebhookDelivery: (p: Platform, a: { tenantId: string; deliveryId: string }) =>
+    redeliver(p.tenant(a.tenantId), a.deliveryId),
 
   recordDeliveryAttempt: (
     p: Platform,

@@ -10,6 +10,7 @@ import type { TenantState } from '../../domain/tenant-state.ts';
 import { userText } from '../../domain/user-search-index.ts';
 import { errorAnswer } from '../error-body.ts';
 import { type Handlers, ok } from '../typed-handlers.ts';
+import { userIdOf } from './user-ref.ts';
 
 type DataOperation =
   | 'listTenants'
@@ -17,6 +18,7 @@ type DataOperation =
   | 'getTenantUser'
   | 'listTenantGroups'
   | 'listTenantCourses'
+  | 'listTenantAssignments'
   | 'listAiJobs';
 
 export const tenantView = (t: TenantState) => ({
@@ -41,16 +43,37 @@ export const assignmentView = (t: TenantState, a: Assignment, now: number) => ({
   certificateId: certificateOf(t, a.userId, a.courseId)?.id ?? null,
 });
 
-/** One page of `records` that `matches`, ordered as given (by id), and how many match in all. */
-function page<T>(records: Iterable<T>, matches: (r: T) => boolean, offset: number, limit: number) {
+/**
+ * One page of `records` that `matches`, ordered as given (by id), and how many match in all; reading
+ * stops after `stopAfter` matches when the caller knows the total another way.
+ */
+function page<T>(
+  records: Iterable<T>,
+  matches: (r: T) => boolean,
+  offset: number,
+  limit: number,
+  stopAfter = Number.POSITIVE_INFINITY,
+) {
   const items: T[] = [];
   let total = 0;
   for (const r of records) {
     if (!matches(r)) continue;
     if (total >= offset && items.length < limit) items.push(r);
-    total++;
+    if (++total >= stopAfter) break;
   }
   return { items, total };
+}
+
+/** The assignments a filter can have, read through the tenant's indexes, in the order they were made. */
+function assignmentsFor(t: TenantState, userId: number | undefined, courseId: number | undefined) {
+  const byId = (a: Assignment, b: Assignment) => a.id - b.id;
+  if (userId !== undefined && courseId !== undefined) {
+    const one = t.assignment(userId, courseId);
+    return one ? [one] : [];
+  }
+  if (userId !== undefined) return t.assignmentsOfUser(userId).sort(byId);
+  if (courseId !== undefined) return t.assignmentsOfCourse(courseId).sort(byId);
+  return t.allAssignments();
 }
 
 const contains = (query: unknown) => {
@@ -147,6 +170,33 @@ export function dataHandlers(platform: Platform): Pick<Handlers<PathOperations>,
         })),
         total,
       });
+    },
+
+    listTenantAssignments: (_req, _res, input) => {
+      const t = tenant(input);
+      const { query } = input;
+      const userId = query.userId === undefined ? undefined : userIdOf(t, query.userId);
+      const courseId = query.courseId === undefined ? undefined : Number(query.courseId);
+      if (courseId !== undefined && !t.courses.has(courseId))
+        return errorAnswer({ status: 404, code: 'NOT_FOUND', message: `Course ${courseId} not found.` });
+      const now = platform.now();
+      const offset = offsetOf(input);
+      const limit = Number(query.limit);
+      const unfiltered = userId === undefined && courseId === undefined && query.status === undefined;
+      // Without a filter the count is known, so a page reads only up to its end; with one, every
+      // candidate is read once for the total (a learner's or course's few, or the tenant's all).
+      const { items, total } = unfiltered
+        ? {
+            ...page(t.allAssignments(), () => true, offset, limit, offset + limit),
+            total: t.assignmentCount(),
+          }
+        : page(
+            assignmentsFor(t, userId, courseId),
+            (a) => query.status === undefined || statusOf(a, now) === query.status,
+            offset,
+            limit,
+          );
+      return ok({ assignments: items.map((a) => assignmentView(t, a, now)), total });
     },
 
     listAiJobs: (_req, _res, input) => {

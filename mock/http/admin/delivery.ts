@@ -1,6 +1,8 @@
 // One webhook delivery with the request its attempts send (admin API, getWebhookDelivery): the body and
 // signature are computed as the dispatcher computes them, from the event's envelope and the receiver's
-// secret, so what the console shows is byte for byte what the receiver gets.
+// secret, so what the console shows is byte for byte what the receiver gets. And sending a delivery's
+// event again (redeliverWebhookDelivery): a journalled command that queues a new delivery, which the
+// dispatcher hears of through the platform and sends at once.
 import type { PathOperations } from '../../../generated/admin.ts';
 import { envelope } from '../../domain/events.ts';
 import type { Platform } from '../../domain/platform.ts';
@@ -8,8 +10,18 @@ import { signature } from '../../webhooks/dispatcher.ts';
 import { errorAnswer } from '../error-body.ts';
 import { type Handlers, ok } from '../typed-handlers.ts';
 
-export function deliveryHandlers(platform: Platform): Pick<Handlers<PathOperations>, 'getWebhookDelivery'> {
+export function deliveryHandlers(
+  platform: Platform,
+): Pick<Handlers<PathOperations>, 'getWebhookDelivery' | 'redeliverWebhookDelivery'> {
   return {
+    redeliverWebhookDelivery: (_req, _res, input) => {
+      const delivery = platform.run('redeliverWebhookDelivery', {
+        tenantId: input.params.tenantId,
+        deliveryId: input.params.deliveryId,
+      });
+      return { status: 202 as const, body: { ...delivery, eventId: `evt_${delivery.eventId}` } };
+    },
+
     getWebhookDelivery: (_req, _res, input) => {
       const t = platform.tenant(input.params.tenantId);
       const delivery = t.deliveries.get(input.params.deliveryId);
