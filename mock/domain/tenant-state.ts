@@ -93,9 +93,9 @@ export class TenantState {
   // Aggregates.
   readonly userStats = new UserStatsTable();
   /** Users who have not started any course, in creation order. */
-  readonly usersWithoutActivity = new Set<number>();
+  readonly usersWithoutActivity = this.userStats.without('started');
   /** Users who have not finished any course, in creation order. */
-  readonly usersWithoutResults = new Set<number>();
+  readonly usersWithoutResults = this.userStats.without('finished');
   /** Courses nobody is assigned to, in creation order. */
   readonly unassignedCourses = new Set<number>();
   private leadersCache: number[] | null = null;
@@ -195,8 +195,6 @@ export class TenantState {
     this.usersByEmail.set(user.email.toLowerCase(), user);
     this.userSearch.added(user);
     this.userStats.add(user.id);
-    this.usersWithoutActivity.add(user.id);
-    this.usersWithoutResults.add(user.id);
   }
 
   userByApiId(apiId: string): User | undefined {
@@ -270,13 +268,11 @@ export class TenantState {
   }
 
   private countStart(userId: number): void {
-    if (this.userStats.countStart(userId)) this.usersWithoutActivity.delete(userId);
+    this.userStats.countStart(userId);
   }
 
   private countFinish(userId: number, result: number): void {
-    if (!this.userStats.countFinish(userId, result)) return;
-    this.usersWithoutResults.delete(userId);
-    this.leadersCache = null;
+    if (this.userStats.countFinish(userId, result)) this.leadersCache = null;
   }
 
   /**

@@ -92,6 +92,26 @@ export class UserStatsTable {
     return slots.map((s) => this.ids[s] as number);
   }
 
+  /**
+   * Users none of whose assignments was ever started (`'started'`) or finished (`'finished'`), in
+   * the order they were added. Counts only grow and users are only appended, so a user leaves these
+   * lists for good: each keeps where its first member may be, and a read walks on from there instead
+   * of a set of a million ids being kept up to date on every write.
+   */
+  without(count: 'started' | 'finished'): Iterable<number> {
+    return { [Symbol.iterator]: () => this.walkWithout(count) };
+  }
+
+  private readonly firstWithout = { started: 0, finished: 0 };
+
+  private *walkWithout(count: 'started' | 'finished'): Generator<number> {
+    const counts = this[count];
+    let first = this.firstWithout[count];
+    while (first < this.count && (counts[first] as number) > 0) first++;
+    this.firstWithout[count] = first;
+    for (let s = first; s < this.count; s++) if ((counts[s] as number) === 0) yield this.ids[s] as number;
+  }
+
   private slot(userId: number): number {
     return this.slotOf.get(userId) - 1;
   }

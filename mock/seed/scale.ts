@@ -94,8 +94,12 @@ export function scaleTenant(o: ScaleOptions): SeededTenantData {
     createdAt: START - 60 * DAY,
   }));
   const password = hashPassword('scale-password');
-  // The 400 names, made once and shared by the users who bear them (strings are immutable).
+  // The 400 names, made once and shared by the users who bear them (strings are immutable). The
+  // users also share one empty attribute set: a PATCH replaces a user's set as a whole and renaming
+  // an attribute moves only the values a user holds (domain/users.ts, attributes.ts); it is frozen,
+  // so that any other change would fail loudly instead of reaching every user.
   const names = LAST.map((last) => FIRST.map((first) => `${first} ${last}`));
+  const noAttributes = Object.freeze({});
   for (let i = 1; i <= o.users; i++) {
     const first = FIRST[i % FIRST.length] as string;
     const l = Math.floor(i / FIRST.length) % LAST.length;
@@ -116,7 +120,7 @@ export function scaleTenant(o: ScaleOptions): SeededTenantData {
       bio: '',
       fromApi: true,
       isBanned: false,
-      attributes: {},
+      attributes: noAttributes,
       groupIds: [group.id],
       createdAt: START - 60 * DAY,
     });
