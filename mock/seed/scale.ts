@@ -99,6 +99,7 @@ export function scaleTenant(o: ScaleOptions): SeededTenantData {
   // an attribute moves only the values a user holds (domain/users.ts, attributes.ts); it is frozen,
   // so that any other change would fail loudly instead of reaching every user.
   const names = LAST.map((last) => FIRST.map((first) => `${first} ${last}`));
+  const mailboxes = LAST.map((last) => FIRST.map((first) => `${first}.${last}`.toLowerCase()));
   const noAttributes = Object.freeze({});
   for (let i = 1; i <= o.users; i++) {
     const first = FIRST[i % FIRST.length] as string;
@@ -110,7 +111,7 @@ export function scaleTenant(o: ScaleOptions): SeededTenantData {
       id: i,
       apiId: `u${i}`,
       name: names[l]?.[i % FIRST.length] as string,
-      email: `${first.toLowerCase()}.${last.toLowerCase()}${i}@scale.example`,
+      email: `${mailboxes[l]?.[i % FIRST.length]}${i}@scale.example`,
       passwordHash: password,
       role: ROLE_OF(i),
       language: 'en',
