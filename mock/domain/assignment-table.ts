@@ -195,7 +195,8 @@ export class AssignmentTable {
 
   private along(c: Chain, id: number): Assignment[] {
     const out: Assignment[] = [];
-    for (let row = c.first.get(id) - 1; row >= 0; row = (c.next[row] as number) - 1) out.push(this.record(row));
+    for (let row = c.first.get(id) - 1; row >= 0; row = (c.next[row] as number) - 1)
+      out.push(this.record(row));
     return out;
   }
 

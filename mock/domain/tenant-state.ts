@@ -7,6 +7,8 @@
 // (assignment-table.ts) and the per-user aggregates in typed arrays (user-stats-table.ts): an
 // assignment read here is a fresh object, so a change to one is made through `markStarted`,
 // `markFinished` or `setProgress`, never by assigning to the object alone.
+
+import { AssignmentTable } from './assignment-table.ts';
 import {
   type AiSettings,
   type AiUsage,
@@ -24,7 +26,6 @@ import {
   type TenantRecords,
   type User,
 } from './model.ts';
-import { AssignmentTable } from './assignment-table.ts';
 import { UserSearchIndex } from './user-search-index.ts';
 import { UserStatsTable } from './user-stats-table.ts';
 

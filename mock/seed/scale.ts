@@ -102,16 +102,15 @@ export function scaleTenant(o: ScaleOptions): SeededTenantData {
   const mailboxes = LAST.map((last) => FIRST.map((first) => `${first}.${last}`.toLowerCase()));
   const noAttributes = Object.freeze({});
   for (let i = 1; i <= o.users; i++) {
-    const first = FIRST[i % FIRST.length] as string;
+    const f = i % FIRST.length;
     const l = Math.floor(i / FIRST.length) % LAST.length;
-    const last = LAST[l] as string;
     const group = groups[i % groups.length] as Group;
     group.memberIds.push(i);
     users.push({
       id: i,
       apiId: `u${i}`,
-      name: names[l]?.[i % FIRST.length] as string,
-      email: `${mailboxes[l]?.[i % FIRST.length]}${i}@scale.example`,
+      name: names[l]?.[f] as string,
+      email: `${mailboxes[l]?.[f]}${i}@scale.example`,
       passwordHash: password,
       role: ROLE_OF(i),
       language: 'en',
