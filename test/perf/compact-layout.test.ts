@@ -4,10 +4,13 @@
 // plain maps it replaced, on random data, through the same public methods. Counts, not timings.
 import { describe, expect, it, vi } from 'vitest';
 import { AssignmentTable } from '../../mock/domain/assignment-table.ts';
+import { VirtualClock } from '../../mock/domain/clock.ts';
 import type { Assignment, User } from '../../mock/domain/model.ts';
+import { Platform } from '../../mock/domain/platform.ts';
 import { searchUsers } from '../../mock/domain/search.ts';
 import { TenantState } from '../../mock/domain/tenant-state.ts';
 import { userText } from '../../mock/domain/user-search-index.ts';
+import { START } from '../../mock/seed/demo.ts';
 import { scaleTenant } from '../../mock/seed/scale.ts';
 
 /** A small deterministic generator, so a failure can be replayed. */
@@ -188,6 +191,23 @@ describe('the scale seed builds the columns directly', () => {
     const stats = [...t.users.keys()].map((id) => [id, t.userStats.get(id)] as const);
     expect([...t.usersWithoutActivity]).toEqual(stats.filter(([, s]) => s?.started === 0).map(([id]) => id));
     expect([...t.usersWithoutResults]).toEqual(stats.filter(([, s]) => s?.finished === 0).map(([id]) => id));
+  });
+});
+
+describe('resetting to the scale seed (docs/mock.md: POST /__admin/reset)', () => {
+  it('builds fresh columns for each reset, so writes before it leave no trace', () => {
+    const sizes = { users: 500, courses: 10, assignments: 1_000 };
+    const seeds = () => ({ now: START, tenants: [scaleTenant(sizes)] });
+    const platform = new Platform(new VirtualClock({ start: START, frozen: true }), seeds);
+    platform.load(seeds(), true);
+    const before = platform.tenant('demo');
+    const a = before.assignmentsOfUser(1).find((x) => x.startedAt === null) as Assignment;
+    before.markStarted(a, START);
+    platform.load(seeds());
+    const after = platform.tenant('demo');
+    expect(after).not.toBe(before);
+    expect(after.assignment(1, a.courseId)?.startedAt).toBeNull();
+    expect(after.assignments.size).toBe(1_000);
   });
 });
 
