@@ -119,7 +119,7 @@ export function setProgress(
   refuseFinished(a);
   refuseInactive(a, at);
   t.markStarted(a, at);
-  a.progressValue = Math.min(99, progress);
+  t.setProgress(a, Math.min(99, progress));
   return a;
 }
 

@@ -16,7 +16,7 @@ import { TENANT_COMMANDS } from './commands/tenant.ts';
 import { WEBHOOK_COMMANDS } from './commands/webhooks.ts';
 import { invalid, notFound } from './errors.ts';
 import type { PlatformEvent, TenantData } from './model.ts';
-import { TenantState } from './tenant-state.ts';
+import { type SeededTenantData, TenantState } from './tenant-state.ts';
 import { withoutPassword } from './users.ts';
 
 export interface Snapshot {
@@ -194,7 +194,12 @@ export class Platform {
    */
   load(state: { now: number; tenants: TenantData[] }, adopt = false): void {
     // Build everything first: a state that cannot be read leaves the current one as it was.
-    const tenants = state.tenants.map((data) => new TenantState(adopt ? data : structuredClone(data)));
+    // A seed's columnar assignments (seed/scale.ts) are built afresh for each load, and a table is no
+    // plain data to copy: such a tenant is always adopted.
+    const tenants = state.tenants.map(
+      (data: SeededTenantData) =>
+        new TenantState(adopt || data.assignmentTable ? data : structuredClone(data)),
+    );
     this.version++;
     this.tenants.clear();
     this.bySiteKey.clear();

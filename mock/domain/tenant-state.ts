@@ -2,6 +2,13 @@
 // reads independent of the tenant's size (statistics come from aggregates kept
 // up to date on each write, not from a scan). Every change to users, assignments and courses goes
 // through the methods here, so the indexes cannot drift from the records.
+//
+// Assignments, the most numerous records (5 M at the million-user scale), are kept as columns
+// (assignment-table.ts) and the per-user aggregates in typed arrays (user-stats-table.ts): an
+// assignment read here is a fresh object, so a change to one is made through `markStarted`,
+// `markFinished` or `setProgress`, never by assigning to the object alone.
+
+import { AssignmentTable } from './assignment-table.ts';
 import {
   type AiSettings,
   type AiUsage,
@@ -20,13 +27,9 @@ import {
   type User,
 } from './model.ts';
 import { UserSearchIndex } from './user-search-index.ts';
+import { UserStatsTable } from './user-stats-table.ts';
 
-export interface UserStats {
-  assigned: number;
-  started: number;
-  finished: number;
-  resultSum: number;
-}
+export type { UserStats } from './user-stats-table.ts';
 
 /** docs/adr-0002: generation takes 10–30 s of virtual time by default. */
 export const DEFAULT_AI_SETTINGS: AiSettings = {
@@ -36,22 +39,23 @@ export const DEFAULT_AI_SETTINGS: AiSettings = {
   failureMessage: 'The generator could not produce a course from this prompt.',
 };
 
-/** The inner map of a two-level index, created on first use. */
-function indexUnder<V>(index: Map<number, Map<number, V>>, key: number): Map<number, V> {
-  let inner = index.get(key);
-  if (!inner) {
-    inner = new Map();
-    index.set(key, inner);
-  }
-  return inner;
-}
-
-/** Each collection of model.ts as the live state keeps it: a map by id, or a list for a log. */
+/**
+ * Each collection of model.ts as the live state keeps it: a map by id, or a list for a log; the
+ * assignments in their columnar table, which reads like a map (`size`, `get`, `values`).
+ */
 type Kept = {
-  readonly [K in CollectionName]: (typeof COLLECTIONS)[K] extends 'log'
+  readonly [K in Exclude<CollectionName, 'assignments'>]: (typeof COLLECTIONS)[K] extends 'log'
     ? TenantRecords[K][]
     : Map<TenantRecords[K]['id'], TenantRecords[K]>;
-};
+} & { readonly assignments: AssignmentTable };
+
+/**
+ * A tenant as a seed may hand it over: its assignments already in columns (seed/scale.ts builds
+ * millions of them without an object each). A snapshot never has one.
+ */
+export interface SeededTenantData extends TenantData {
+  assignmentTable?: AssignmentTable;
+}
 
 /** Collections with indexes or aggregates of their own are loaded through their `add` method. */
 const LOADERS: { [K in CollectionName]?: (state: TenantState, record: TenantRecords[K]) => void } = {
@@ -81,8 +85,6 @@ export class TenantState {
   // Indexes.
   private readonly usersByApiId = new Map<string, User>();
   private readonly usersByEmail = new Map<string, User>();
-  private readonly assignmentsByUser = new Map<number, Map<number, Assignment>>();
-  private readonly assignmentsByCourse = new Map<number, Map<number, Assignment>>();
   /** MCP keys by the hex of their SHA-256, for authentication by lookup (domain/mcp-keys.ts). */
   readonly keysByDigest = new Map<string, { key: McpKey; digest: Buffer }>();
   private readonly lastEventByType = new Map<string, PlatformEvent>();
@@ -90,18 +92,18 @@ export class TenantState {
   readonly userSearch = new UserSearchIndex(() => this.users.values());
 
   // Aggregates.
-  readonly userStats = new Map<number, UserStats>();
+  readonly userStats = new UserStatsTable();
   /** Users who have not started any course, in creation order. */
-  readonly usersWithoutActivity = new Set<number>();
+  readonly usersWithoutActivity = this.userStats.without('started');
   /** Users who have not finished any course, in creation order. */
-  readonly usersWithoutResults = new Set<number>();
+  readonly usersWithoutResults = this.userStats.without('finished');
   /** Courses nobody is assigned to, in creation order. */
   readonly unassignedCourses = new Set<number>();
   private leadersCache: number[] | null = null;
   /** How many times the leader ranking was computed; a test asserts reads reuse it. */
   leaderRankings = 0;
 
-  constructor(data: TenantData) {
+  constructor(data: SeededTenantData) {
     this.id = data.id;
     this.name = data.name;
     this.siteApiKey = data.siteApiKey;
@@ -113,8 +115,24 @@ export class TenantState {
     this.ai = { ...DEFAULT_AI_SETTINGS, ...data.ai };
     const kept = this as unknown as Record<CollectionName, unknown>;
     for (const name of COLLECTION_NAMES) kept[name] = COLLECTIONS[name] === 'log' ? [] : new Map();
+    kept.assignments = data.assignmentTable ?? new AssignmentTable(data.assignments?.length);
+    this.userStats.reserve(data.users?.length ?? 0);
     // A state file written before a collection existed has no array for it.
     for (const name of COLLECTION_NAMES) for (const record of data[name] ?? []) this.load(name, record);
+    if (data.assignmentTable) this.countAdoptedAssignments();
+  }
+
+  /** The aggregates of assignments handed over in columns, counted row by row without records. */
+  private countAdoptedAssignments(): void {
+    const table = this.assignments;
+    for (let row = 0; row < table.size; row++) {
+      const userId = table.userOf(row);
+      this.unassignedCourses.delete(table.courseOf(row));
+      this.userStats.countAssigned(userId);
+      if (table.isStarted(row)) this.countStart(userId);
+      const result = table.resultIfFinished(row);
+      if (result !== null) this.countFinish(userId, result);
+    }
   }
 
   /** Adds one record of a snapshot to its collection, through its loader when it has indexes. */
@@ -177,10 +195,7 @@ export class TenantState {
     this.usersByApiId.set(user.apiId, user);
     this.usersByEmail.set(user.email.toLowerCase(), user);
     this.userSearch.added(user);
-    const stats = { assigned: 0, started: 0, finished: 0, resultSum: 0 };
-    this.userStats.set(user.id, stats);
-    this.usersWithoutActivity.add(user.id);
-    this.usersWithoutResults.add(user.id);
+    this.userStats.add(user.id);
   }
 
   userByApiId(apiId: string): User | undefined {
@@ -207,32 +222,29 @@ export class TenantState {
 
   addCourse(course: Course): void {
     this.courses.set(course.id, course);
-    if (!this.assignmentsByCourse.get(course.id)?.size) this.unassignedCourses.add(course.id);
+    if (!this.assignments.countOfCourse(course.id)) this.unassignedCourses.add(course.id);
   }
 
   // Assignments.
 
   addAssignment(a: Assignment): void {
-    this.assignments.set(a.id, a);
-    indexUnder(this.assignmentsByUser, a.userId).set(a.courseId, a);
-    indexUnder(this.assignmentsByCourse, a.courseId).set(a.userId, a);
+    this.assignments.add(a);
     this.unassignedCourses.delete(a.courseId);
-    const stats = this.userStats.get(a.userId);
-    if (stats) stats.assigned++;
+    this.userStats.countAssigned(a.userId);
     if (a.startedAt !== null) this.countStart(a.userId);
     if (a.finishedAt !== null) this.countFinish(a.userId, a.resultValue ?? 0);
   }
 
   assignment(userId: number, courseId: number): Assignment | undefined {
-    return this.assignmentsByUser.get(userId)?.get(courseId);
+    return this.assignments.ofUserAndCourse(userId, courseId);
   }
 
   assignmentsOfUser(userId: number): Assignment[] {
-    return [...(this.assignmentsByUser.get(userId)?.values() ?? [])];
+    return this.assignments.ofUser(userId);
   }
 
   assignmentsOfCourse(courseId: number): Assignment[] {
-    return [...(this.assignmentsByCourse.get(courseId)?.values() ?? [])];
+    return this.assignments.ofCourse(courseId);
   }
 
   /** Every assignment in the order they were made (by id), read lazily: a page stops early. */
@@ -247,6 +259,7 @@ export class TenantState {
   markStarted(a: Assignment, at: number): void {
     if (a.startedAt !== null) return;
     a.startedAt = at;
+    this.assignments.write(a);
     this.countStart(a.userId);
   }
 
@@ -255,23 +268,21 @@ export class TenantState {
     a.finishedAt = at;
     a.progressValue = 100;
     a.resultValue = result;
+    this.assignments.write(a);
     this.countFinish(a.userId, result);
   }
 
+  setProgress(a: Assignment, progress: number): void {
+    a.progressValue = progress;
+    this.assignments.write(a);
+  }
+
   private countStart(userId: number): void {
-    const stats = this.userStats.get(userId);
-    if (!stats) return;
-    stats.started++;
-    this.usersWithoutActivity.delete(userId);
+    this.userStats.countStart(userId);
   }
 
   private countFinish(userId: number, result: number): void {
-    const stats = this.userStats.get(userId);
-    if (!stats) return;
-    stats.finished++;
-    stats.resultSum += result;
-    this.usersWithoutResults.delete(userId);
-    this.leadersCache = null;
+    if (this.userStats.countFinish(userId, result)) this.leadersCache = null;
   }
 
   /**
@@ -281,12 +292,7 @@ export class TenantState {
   rankedLeaders(): number[] {
     if (!this.leadersCache) {
       this.leaderRankings++;
-      const finishers = [...this.userStats.entries()].filter(([, s]) => s.finished > 0);
-      finishers.sort(
-        ([idA, a], [idB, b]) =>
-          b.finished - a.finished || b.resultSum / b.finished - a.resultSum / a.finished || idA - idB,
-      );
-      this.leadersCache = finishers.map(([id]) => id);
+      this.leadersCache = this.userStats.ranked();
     }
     return this.leadersCache;
   }

@@ -1,17 +1,13 @@
 // The scale seed: `--seed-scale users=100000,courses=1000,assignments=500000`. Records are
 // made directly (not through the domain's commands) so that half a million assignments build in
 // seconds; every value follows from its index, so the same sizes always give the same platform.
+// The assignments go straight into the columns the tenant keeps them in (domain/assignment-table.ts),
+// not into an object each: five million of those took seconds and gigabytes before the first answer.
+import { AssignmentTable } from '../domain/assignment-table.ts';
 import { DAY } from '../domain/clock.ts';
-import {
-  type Assignment,
-  type Course,
-  type Group,
-  noRecords,
-  type TenantData,
-  type User,
-} from '../domain/model.ts';
+import { type Assignment, type Course, type Group, noRecords, type User } from '../domain/model.ts';
 import type { Role } from '../domain/roles.ts';
-import { DEFAULT_AI_SETTINGS } from '../domain/tenant-state.ts';
+import { DEFAULT_AI_SETTINGS, type SeededTenantData } from '../domain/tenant-state.ts';
 import { hashPassword } from '../domain/users.ts';
 import { DEMO_SITE_API_KEY, DEMO_TENANT, demoKeyRecords, START } from './demo.ts';
 
@@ -85,7 +81,7 @@ const LAST = [
 const ROLE_OF = (i: number): Role =>
   i === 1 ? 'admin' : i <= 5 ? 'manager' : i <= 25 ? 'author' : 'learner';
 
-export function scaleTenant(o: ScaleOptions): TenantData {
+export function scaleTenant(o: ScaleOptions): SeededTenantData {
   const users: User[] = [];
   const groups: Group[] = Array.from({ length: 50 }, (_, g) => ({
     id: g + 1,
@@ -98,16 +94,23 @@ export function scaleTenant(o: ScaleOptions): TenantData {
     createdAt: START - 60 * DAY,
   }));
   const password = hashPassword('scale-password');
+  // The 400 names, made once and shared by the users who bear them (strings are immutable). The
+  // users also share one empty attribute set: a PATCH replaces a user's set as a whole and renaming
+  // an attribute moves only the values a user holds (domain/users.ts, attributes.ts); it is frozen,
+  // so that any other change would fail loudly instead of reaching every user.
+  const names = LAST.map((last) => FIRST.map((first) => `${first} ${last}`));
+  const mailboxes = LAST.map((last) => FIRST.map((first) => `${first}.${last}`.toLowerCase()));
+  const noAttributes = Object.freeze({});
   for (let i = 1; i <= o.users; i++) {
-    const first = FIRST[i % FIRST.length] as string;
-    const last = LAST[Math.floor(i / FIRST.length) % LAST.length] as string;
+    const f = i % FIRST.length;
+    const l = Math.floor(i / FIRST.length) % LAST.length;
     const group = groups[i % groups.length] as Group;
     group.memberIds.push(i);
     users.push({
       id: i,
       apiId: `u${i}`,
-      name: `${first} ${last}`,
-      email: `${first.toLowerCase()}.${last.toLowerCase()}${i}@scale.example`,
+      name: names[l]?.[f] as string,
+      email: `${mailboxes[l]?.[f]}${i}@scale.example`,
       passwordHash: password,
       role: ROLE_OF(i),
       language: 'en',
@@ -117,7 +120,7 @@ export function scaleTenant(o: ScaleOptions): TenantData {
       bio: '',
       fromApi: true,
       isBanned: false,
-      attributes: {},
+      attributes: noAttributes,
       groupIds: [group.id],
       createdAt: START - 60 * DAY,
     });
@@ -155,29 +158,40 @@ export function scaleTenant(o: ScaleOptions): TenantData {
   }));
 
   // Assignments spread over users; each user's courses are distinct (a stride that is coprime to the
-  // course count where possible). States cycle: not started, in progress, finished, overdue.
-  const assignments: Assignment[] = [];
+  // course count where possible). States cycle: not started, in progress, finished, overdue. One
+  // scratch record is filled per row and copied into the table.
+  const assignments = new AssignmentTable(o.assignments);
+  const row: Assignment = {
+    id: 0,
+    userId: 0,
+    courseId: 0,
+    assignedAt: 0,
+    startAt: null,
+    deadlineAt: null,
+    startedAt: null,
+    finishedAt: null,
+    progressValue: 0,
+    resultValue: null,
+  };
   const perUser = Math.ceil(o.assignments / o.users);
   const stride = [197, 191, 181, 7, 1].find((s) => o.courses % s !== 0) ?? 1;
-  for (let u = 0; u < o.users && assignments.length < o.assignments; u++) {
-    for (let j = 0; j < perUser && assignments.length < o.assignments; j++) {
-      const id = assignments.length + 1;
+  for (let u = 0; u < o.users && assignments.size < o.assignments; u++) {
+    for (let j = 0; j < perUser && assignments.size < o.assignments; j++) {
+      const id = assignments.size + 1;
       const state = id % 10;
       const assignedAt = START - 40 * DAY + (id % 1000) * 60;
       const started = state >= 4 ? assignedAt + DAY : null;
       const finished = state === 7 || state === 8 ? assignedAt + 5 * DAY : null;
-      assignments.push({
-        id,
-        userId: u + 1,
-        courseId: ((u * 13 + j * stride) % o.courses) + 1,
-        assignedAt,
-        startAt: null,
-        deadlineAt: state === 9 ? START - DAY : state % 3 === 0 ? START + 30 * DAY : null,
-        startedAt: started,
-        finishedAt: finished,
-        progressValue: finished ? 100 : started ? 10 * (id % 9) : 0,
-        resultValue: finished ? 50 + (id % 51) : null,
-      });
+      row.id = id;
+      row.userId = u + 1;
+      row.courseId = ((u * 13 + j * stride) % o.courses) + 1;
+      row.assignedAt = assignedAt;
+      row.deadlineAt = state === 9 ? START - DAY : state % 3 === 0 ? START + 30 * DAY : null;
+      row.startedAt = started;
+      row.finishedAt = finished;
+      row.progressValue = finished ? 100 : started ? 10 * (id % 9) : 0;
+      row.resultValue = finished ? 50 + (id % 51) : null;
+      assignments.append(row);
     }
   }
 
@@ -192,7 +206,7 @@ export function scaleTenant(o: ScaleOptions): TenantData {
     users,
     groups,
     courses,
-    assignments,
+    assignmentTable: assignments,
     mcpKeys: demoKeyRecords(() => 1),
     aiUsage: { day: 0, perKey: {}, tenant: 0 },
     ai: DEFAULT_AI_SETTINGS,
@@ -201,7 +215,7 @@ export function scaleTenant(o: ScaleOptions): TenantData {
       group: groups.length,
       course: o.courses,
       element: 2 * o.courses,
-      assignment: assignments.length,
+      assignment: assignments.size,
     },
   };
 }
