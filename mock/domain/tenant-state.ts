@@ -256,6 +256,11 @@ export class TenantState {
     return this.assignments.size;
   }
 
+  /** How many assignments a course has, without building their records. */
+  assignmentCountOfCourse(courseId: number): number {
+    return this.assignments.countOfCourse(courseId);
+  }
+
   markStarted(a: Assignment, at: number): void {
     if (a.startedAt !== null) return;
     a.startedAt = at;

@@ -166,7 +166,7 @@ export function dataHandlers(platform: Platform): Pick<Handlers<PathOperations>,
           isDraft: c.isDraft,
           publishedAt: c.publishedAt,
           ownerId: c.ownerId,
-          assigned: t.assignmentsOfCourse(c.id).length,
+          assigned: t.assignmentCountOfCourse(c.id),
         })),
         total,
       });
