@@ -162,8 +162,9 @@ const IDEMPOTENT = ['GET', 'HEAD', 'PUT', 'DELETE'];
 
 /**
  * One HTTP exchange with the backend, over a kept-alive connection of `agent`. A request whose reused
- * connection the backend had just closed (the race every keep-alive client has) is sent once more
- * when its method is idempotent; a write is not, since the platform may have acted on it.
+ * connection the backend closed before answering (the race every keep-alive client has: the backend
+ * drops an idle connection as the request goes out) is sent once more, on a new connection, when its
+ * method is idempotent; a write is not, since the platform may have acted on it.
  */
 function send(
   url: URL,
@@ -187,19 +188,27 @@ function send(
       () => req.destroy(Object.assign(new Error('timeout'), { name: 'TimeoutError' })),
       timeoutMs,
     );
+    let settled = false;
+    let answered = false;
     const fail = (error: Error & { code?: string }) => {
       clearTimeout(timer);
-      if (again && req.reusedSocket && error.code === 'ECONNRESET' && IDEMPOTENT.includes(method))
+      if (settled) return;
+      settled = true;
+      const closedUnused = !answered && req.reusedSocket && error.code === 'ECONNRESET';
+      if (again && closedUnused && IDEMPOTENT.includes(method))
         resolve(send(url, method, headers, body, timeoutMs, agent, false));
       else reject(error);
     };
     req.on('error', fail);
     req.on('response', (res) => {
+      answered = true;
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('error', fail);
       res.on('end', () => {
         clearTimeout(timer);
+        if (settled) return;
+        settled = true;
         resolve({
           status: res.statusCode ?? 0,
           headers: res.headers,

@@ -22,6 +22,13 @@ import type { Request, Response } from 'express';
 
 const JSON_TYPE = { 'content-type': 'application/json' };
 
+interface Refusal {
+  status: number;
+  code: number;
+  message: string;
+}
+const refusal = (status: number, code: number, message: string): Refusal => ({ status, code, message });
+
 export class HttpExchange implements Transport {
   onmessage?: Transport['onmessage'];
   onclose?: () => void;
@@ -45,37 +52,14 @@ export class HttpExchange implements Transport {
 
   /** Checks the POST and hands its messages to the server; the answer goes out once all are answered. */
   handle(body: unknown): void {
-    const accept = this.req.headers.accept;
-    // Accept is a list: a substring check is the rule, as in the SDK.
-    if (!accept?.includes('application/json') || !accept.includes('text/event-stream'))
-      return this.refuse(
-        406,
-        -32000,
-        'Not Acceptable: Client must accept both application/json and text/event-stream',
-      );
-    if (!isJsonContentType(this.req.headers['content-type'] ?? null))
-      return this.refuse(415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
-    // No body at all (the JSON parser leaves none): the SDK finds no JSON to parse either.
-    if (body === undefined) return this.refuse(400, -32700, 'Parse error: Invalid JSON');
-    if (Array.isArray(body) && body.length > MAX_BATCH_SIZE)
-      return this.refuse(400, -32600, `Invalid Request: Batch must not exceed ${MAX_BATCH_SIZE} messages`);
-    let messages: JSONRPCMessage[];
-    try {
-      messages = (Array.isArray(body) ? body : [body]).map((m) => JSONRPCMessageSchema.parse(m));
-    } catch {
-      return this.refuse(400, -32700, 'Parse error: Invalid JSON-RPC message');
-    }
-    if (messages.some(isInitializeRequest)) {
-      if (messages.length > 1)
-        return this.refuse(400, -32600, 'Invalid Request: Only one initialization request is allowed');
-    } else {
-      const version = this.req.headers['mcp-protocol-version'];
-      if (typeof version === 'string' && !SUPPORTED_PROTOCOL_VERSIONS.includes(version))
-        return this.refuse(
-          400,
-          -32000,
-          `Bad Request: Unsupported protocol version: ${version} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`,
-        );
+    const messages = this.messagesOf(body);
+    if (!Array.isArray(messages)) {
+      this.onerror?.(new Error(messages.message));
+      const { status, code, message } = messages;
+      this.res
+        .writeHead(status, JSON_TYPE)
+        .end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+      return;
     }
     const extra: MessageExtraInfo = { requestInfo: { headers: this.req.headers } };
     for (const message of messages) if (isJSONRPCRequest(message)) this.owed.set(message.id, undefined);
@@ -84,24 +68,55 @@ export class HttpExchange implements Transport {
     for (const message of messages) this.onmessage?.(message, extra);
   }
 
+  /** The POST's messages, or why the transport refuses it (the SDK's checks, in the SDK's order). */
+  private messagesOf(body: unknown): JSONRPCMessage[] | Refusal {
+    const accept = this.req.headers.accept;
+    // Accept is a list: a substring check is the rule, as in the SDK.
+    if (!accept?.includes('application/json') || !accept.includes('text/event-stream'))
+      return refusal(
+        406,
+        -32000,
+        'Not Acceptable: Client must accept both application/json and text/event-stream',
+      );
+    if (!isJsonContentType(this.req.headers['content-type'] ?? null))
+      return refusal(415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
+    // No body at all (the JSON parser leaves none): the SDK finds no JSON to parse either.
+    if (body === undefined) return refusal(400, -32700, 'Parse error: Invalid JSON');
+    if (Array.isArray(body) && body.length > MAX_BATCH_SIZE)
+      return refusal(400, -32600, `Invalid Request: Batch must not exceed ${MAX_BATCH_SIZE} messages`);
+    let messages: JSONRPCMessage[];
+    try {
+      messages = (Array.isArray(body) ? body : [body]).map((m) => JSONRPCMessageSchema.parse(m));
+    } catch {
+      return refusal(400, -32700, 'Parse error: Invalid JSON-RPC message');
+    }
+    if (messages.some(isInitializeRequest)) {
+      if (messages.length > 1)
+        return refusal(400, -32600, 'Invalid Request: Only one initialization request is allowed');
+      return messages;
+    }
+    const version = this.req.headers['mcp-protocol-version'];
+    if (typeof version === 'string' && !SUPPORTED_PROTOCOL_VERSIONS.includes(version))
+      return refusal(
+        400,
+        -32000,
+        `Bad Request: Unsupported protocol version: ${version} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`,
+      );
+    return messages;
+  }
+
   async send(message: JSONRPCMessage, _options?: TransportSendOptions): Promise<void> {
     const answer = isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message);
     // A notification has no place in a JSON answer and, stateless, there is no stream to carry it
     // (the SDK drops it the same way); an answer to a request of another POST cannot happen here.
     if (!answer || this.closed) return;
-    if (!this.owed.has(message.id))
-      throw new Error(`No connection established for request ID: ${String(message.id)}`);
-    this.owed.set(message.id, message);
+    const { id } = message;
+    if (id === undefined || !this.owed.has(id))
+      throw new Error(`No connection established for request ID: ${String(id)}`);
+    this.owed.set(id, message);
     const answers = [...this.owed.values()];
     if (answers.includes(undefined)) return;
     const text = JSON.stringify(answers.length === 1 ? answers[0] : answers);
     this.res.writeHead(200, JSON_TYPE).end(text);
-  }
-
-  private refuse(status: number, code: number, message: string): void {
-    this.onerror?.(new Error(message));
-    this.res
-      .writeHead(status, JSON_TYPE)
-      .end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
   }
 }

@@ -155,9 +155,11 @@ export function createHttpApp(options: HttpOptions) {
       }
     }
     const exchange = new HttpExchange(req, res);
+    // A client gone before its answer: closing stops the handlers still working for it. After a full
+    // answer nothing is in flight, and the server and exchange are left to the garbage collector
+    // (closing them anyway costs an Error and its stack trace per request).
     res.on('close', () => {
-      void exchange.close();
-      void toolServer.server.close();
+      if (!res.writableFinished) void toolServer.server.close();
     });
     try {
       await toolServer.connect(exchange);

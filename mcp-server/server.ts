@@ -3,9 +3,9 @@
 // list when asked for it or when a call suggests the key's rights changed, telling the client through
 // `notifications/tools/list_changed`.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { operations } from '../generated/v2.ts';
 import { absentToolNames } from '../lib/tool-schemas.ts';
 import type { Backend, BackendPath } from './backend.ts';
