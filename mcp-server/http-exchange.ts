@@ -2,7 +2,7 @@
 // request (MCP spec, Transports > Streamable HTTP), applied to Express's request and response directly.
 // The SDK's own StreamableHTTPServerTransport turns every Node request into a web Request and every
 // answer into a web Response and back; measured under load (bench/tool-server.ts), that conversion
-// was the largest part of what a tool call cost the tool server beyond the backend call itself.
+// was about a third of what a tool call cost the tool server.
 // Every refusal below is the SDK's, word for word, with its status and code.
 import { MAX_BATCH_SIZE } from '@modelcontextprotocol/sdk/server/requestBody.js';
 import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
