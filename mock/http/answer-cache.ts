@@ -7,7 +7,8 @@
 
 export interface Answer {
   type: string;
-  body: string;
+  /** Kept as bytes, so that serving it again converts nothing; its size counts as its length. */
+  body: string | Buffer;
 }
 
 export class AnswerCache {

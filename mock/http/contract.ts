@@ -1,21 +1,17 @@
-// Routing and validation from a bundled OpenAPI document. Every operation of the
-// document becomes an Express route whose handler is looked up by `operationId` — a missing handler
-// is an error at start, so the mock cannot silently lack an operation. Each route is a chain of
+// Routing and validation from a bundled OpenAPI document. Every operation of the document is found
+// by path and method in one table (contract/route-table.ts) and handled by the handler of its
+// `operationId` — a missing handler is an error at start, so the mock cannot silently lack an
+// operation. Each operation is a chain of
 // small steps, one module each under ./contract/: compiled at start (compile.ts), then per request
 // authenticate (the API's `before`), coerce (coerce.ts), validate the input (validate-input.ts),
 // answer from the cache (cache.ts), check the answer in tests (validate-output.ts), and the handler.
-import express, {
-  type NextFunction,
-  type Request,
-  type RequestHandler,
-  type Response,
-  type Router,
-} from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { SpecSchemas } from '../../lib/openapi-schemas.ts';
 import { AnswerCache } from './answer-cache.ts';
 import { answerFromCache } from './contract/cache.ts';
 import { coerceParameters, type ValidatedRequest } from './contract/coerce.ts';
 import { type CompiledOperation, compileOperation, type Node } from './contract/compile.ts';
+import { RouteTable } from './contract/route-table.ts';
 import { type InputProblem, inputProblems } from './contract/validate-input.ts';
 import { checkAnswer, type MismatchReport } from './contract/validate-output.ts';
 
@@ -55,40 +51,48 @@ export interface ContractRouterOptions {
   cacheKey?: (req: Request, res: Response) => string;
 }
 
-/** Literal segments sort before templated ones, so `/statistics/leaders` wins over `/statistics/{scope}`. */
-const specificity = (path: string) =>
-  path
-    .split('/')
-    .map((s) => (s.startsWith('{') ? '1' : '0'))
-    .join('');
-
 /** What the steps of one request hand on to the next. */
 interface Passed {
   input: ValidatedRequest;
 }
 const passed = (res: Response) => res.locals.contract as Passed;
 
-/** A step that may be async: a rejection goes to the error middleware, as a throw does. */
-const step =
-  (fn: (req: Request, res: Response, next: NextFunction) => unknown): RequestHandler =>
-  async (req, res, next) => {
-    try {
-      await fn(req, res, next);
-    } catch (error) {
-      next(error);
-    }
-  };
+/** One step of an operation's chain: like Express middleware, it answers or calls `next`. */
+type Step = (req: Request, res: Response, next: NextFunction) => unknown;
 
-export function contractRouter(options: ContractRouterOptions): Router {
+/**
+ * The steps of a route as one Express handler: each runs when the one before calls `next`, a throw
+ * or a rejection goes to the error middleware, and a step that is synchronous costs no promise.
+ * (One handler rather than one route layer per step: the router's dispatch per layer showed in the
+ * request's profile, bench/RESULTS.md.)
+ */
+function runSteps(steps: Step[]): RequestHandler {
+  return (req, res, next) => {
+    let i = 0;
+    const proceed = (error?: unknown) => {
+      if (error !== undefined) return next(error);
+      const current = steps[i++];
+      if (!current) return next();
+      try {
+        const result = current(req, res, proceed as NextFunction);
+        if (result instanceof Promise) result.catch(next);
+      } catch (thrown) {
+        next(thrown);
+      }
+    };
+    proceed();
+  };
+}
+
+export function contractRouter(options: ContractRouterOptions): RequestHandler {
   const { spec, handlers } = options;
   const schemas = new SpecSchemas(spec);
-  const router = express.Router();
+  const table = new RouteTable<RequestHandler>();
   const cache = new AnswerCache();
-  const paths = Object.keys(spec.paths as Node).sort((a, b) => specificity(a).localeCompare(specificity(b)));
 
-  for (const path of paths) {
+  for (const [path, item] of Object.entries(spec.paths as Node)) {
     for (const method of METHODS) {
-      const operation = (spec.paths[path] as Node)[method] as Node | undefined;
+      const operation = (item as Node)[method] as Node | undefined;
       if (!operation) continue;
       const handler = (handlers as Record<string, Handler | undefined>)[operation.operationId];
       if (!handler)
@@ -96,10 +100,15 @@ export function contractRouter(options: ContractRouterOptions): Router {
           `no handler for operation ${operation.operationId} (${method.toUpperCase()} ${path})`,
         );
       const op = compileOperation(schemas, path, method);
-      router[method](path.replace(/\{([^}]+)\}/g, ':$1'), ...chain(op, handler, options, schemas, cache));
+      table.add(method, path, runSteps(chain(op, handler, options, schemas, cache)));
     }
   }
-  return router;
+  return (req, res, next) => {
+    const found = table.match(req.method, req.path);
+    if (!found) return next();
+    req.params = found.params;
+    found.value(req, res, next);
+  };
 }
 
 /** The steps of one operation's route, in the order a request passes them. */
@@ -109,15 +118,22 @@ function chain(
   options: ContractRouterOptions,
   schemas: SpecSchemas,
   cache: AnswerCache,
-): RequestHandler[] {
+): Step[] {
   const { operation, method } = op;
+  const send = (res: Response, answer: AnswerObject) => {
+    if (answer.headers) res.set(answer.headers);
+    if (answer.body === undefined) res.status(answer.status).end();
+    else res.status(answer.status).json(answer.body);
+  };
   return [
-    step(async (req, res, next) => {
+    (req, res, next) => {
       // For the request journal (journal.ts): which operation this was, and why it was refused.
       res.locals.operationId = operation.operationId;
-      if (!options.before || (await options.before(req, res, operation))) next();
-    }),
-    step((req, res, next) => {
+      const admitted = options.before ? options.before(req, res, operation) : true;
+      if (admitted instanceof Promise) return admitted.then((yes) => yes && next());
+      if (admitted) next();
+    },
+    (req, res, next) => {
       const { input, unsent } = coerceParameters(req, op.parameters);
       const problems = inputProblems(req, op, input, unsent);
       if (problems.length) {
@@ -126,24 +142,23 @@ function chain(
       }
       res.locals.contract = { input } satisfies Passed;
       next();
-    }),
+    },
     // Both of the next steps wrap `res.send`, and the order matters: the cache's wrapper is
     // installed first so that the answer check, installed after it and so run before it, refuses a
     // departing answer before anything is kept.
-    step((req, res, next) => {
+    (req, res, next) => {
       const key =
         method === 'get' && options.cacheKey ? `${options.cacheKey(req, res)}|${req.originalUrl}` : null;
       if (!key || !answerFromCache(res, cache, key)) next();
-    }),
-    step((_req, res, next) => {
+    },
+    (_req, res, next) => {
       if (options.onResponseMismatch) checkAnswer(res, schemas, op, options.onResponseMismatch);
       next();
-    }),
-    step(async (req, res) => {
-      const answer = await handler(req, res, passed(res).input);
-      if (answer.headers) res.set(answer.headers);
-      if (answer.body === undefined) res.status(answer.status).end();
-      else res.status(answer.status).json(answer.body);
-    }),
+    },
+    (req, res) => {
+      const answer = handler(req, res, passed(res).input);
+      if (answer instanceof Promise) return answer.then((a) => send(res, a));
+      send(res, answer);
+    },
   ];
 }

@@ -2,10 +2,12 @@
 // a person asking "what did my client send?" — URL with query, headers with keys masked, bodies (cut
 // at BODY_LIMIT), the matched operation, the caller, and whether both sides kept the contract. It is
 // a ring of the last `size` requests, outside the platform state: it describes this run only.
+import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import type { components } from '../../generated/admin.ts';
 import { formatErrors, resolveRef, SpecSchemas } from '../../lib/openapi-schemas.ts';
 import { MCP_USER_AGENT } from '../../mcp-server/backend.ts';
+import type { Caller } from '../domain/access.ts';
 import { toIso } from '../domain/clock.ts';
 import { findKey, keyDigest } from '../domain/mcp-keys.ts';
 import type { Platform } from '../domain/platform.ts';
@@ -43,7 +45,11 @@ export interface JournalFilter {
   caller?: string;
 }
 
-/** What the journal keeps of one request; the verdict on the answer is worked out when first read. */
+/**
+ * What the journal keeps of one request. Recording runs on every request, reading rarely: so the
+ * request and answer are kept as they were sent (header objects, the answer's chunks) and shaped for
+ * reading — headers masked, bodies parsed, the verdict worked out — when first read, then kept.
+ */
 interface Stored {
   seq: number;
   atMs: number;
@@ -57,9 +63,26 @@ interface Stored {
   operationId: string | null;
   caller: JournalCaller | null;
   inputProblems: InputProblem[] | null;
+  sent: Sent;
+  shown?: Shown;
+  verdict?: JournalVerdict;
+}
+
+/** The raw parts of a request and its answer, as recorded. */
+interface Sent {
+  requestHeaders: IncomingHttpHeaders;
+  requestBody: Omit<JournalMessage, 'headers'>;
+  responseHeaders: OutgoingHttpHeaders;
+  /** The answer's first BODY_LIMIT bytes (or fewer), as written: strings or buffers. */
+  chunks: (string | Buffer)[];
+  chunkEncodings: BufferEncoding[];
+  totalBytes: number;
+}
+
+/** The request and answer as the journal shows them (`text`: the answer for the verdict, when whole). */
+interface Shown {
   request: JournalMessage;
   response: JournalMessage & { text: string | null };
-  verdict?: JournalVerdict;
 }
 
 /** What an upload handler tells the journal about the file it received (the body is not kept). */
@@ -196,21 +219,24 @@ export class RequestJournal {
     const started = performance.now();
     const atMs = Date.now();
     const virtualAt = this.options.now();
-    const requestHeaders = headersOf(req.headers);
-    const captured: Buffer[] = [];
+    const chunks: (string | Buffer)[] = [];
+    const chunkEncodings: BufferEncoding[] = [];
     let capturedBytes = 0;
     let totalBytes = 0;
     const keep = (chunk: unknown, encoding?: unknown) => {
       if (chunk === undefined || chunk === null || typeof chunk === 'function') return;
-      const buffer = Buffer.isBuffer(chunk)
-        ? chunk
-        : Buffer.from(chunk as string, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
-      totalBytes += buffer.length;
-      if (capturedBytes < BODY_LIMIT) {
-        const part = buffer.subarray(0, BODY_LIMIT - capturedBytes);
-        captured.push(part);
-        capturedBytes += part.length;
-      }
+      const enc = typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8';
+      const size = typeof chunk === 'string' ? Buffer.byteLength(chunk, enc) : (chunk as Buffer).length;
+      totalBytes += size;
+      if (capturedBytes >= BODY_LIMIT) return;
+      // Kept as written (no copy); only a chunk that crosses the limit is cut, to bound memory.
+      const whole = capturedBytes + size <= BODY_LIMIT;
+      const buffer = typeof chunk === 'string' ? chunk : (chunk as Buffer);
+      chunks.push(
+        whole ? buffer : Buffer.from(buffer as string, enc).subarray(0, BODY_LIMIT - capturedBytes),
+      );
+      chunkEncodings.push(enc);
+      capturedBytes = Math.min(BODY_LIMIT, capturedBytes + size);
     };
     const write = res.write.bind(res) as (...args: unknown[]) => boolean;
     const end = res.end.bind(res) as (...args: unknown[]) => Response;
@@ -224,14 +250,6 @@ export class RequestJournal {
     }) as Response['end'];
 
     res.on('finish', () => {
-      const responseType = String(res.get('content-type') ?? '');
-      const text = Buffer.concat(captured).toString('utf8');
-      const shown = isText(responseType)
-        ? bodyOf(text, totalBytes, responseType)
-        : {
-            body: null,
-            bodyNote: totalBytes ? `${totalBytes} bytes of ${responseType || 'untyped'} data` : null,
-          };
       this.ring[this.next] = {
         seq: ++this.seq,
         atMs,
@@ -243,20 +261,60 @@ export class RequestJournal {
         latencyMs: performance.now() - started,
         api: journalApiOf(path, req.get('user-agent')),
         operationId: (res.locals.operationId as string | undefined) ?? null,
-        caller: this.options.identify?.(req) ?? null,
+        caller: this.callerOf(req, res),
         inputProblems: (res.locals.inputProblems as InputProblem[] | undefined) ?? null,
-        request: { headers: requestHeaders, ...requestBodyOf(req) },
-        response: {
-          headers: headersOf(res.getHeaders() as Record<string, string | string[] | number>),
-          ...shown,
-          bodySize: totalBytes,
-          text: totalBytes <= BODY_LIMIT && isText(responseType) ? text : null,
+        sent: {
+          requestHeaders: req.headers,
+          // What the handler saw: read now, before anything else can change the parsed body.
+          requestBody: requestBodyOf(req),
+          responseHeaders: res.getHeaders(),
+          chunks,
+          chunkEncodings,
+          totalBytes,
         },
       };
       this.next = (this.next + 1) % this.size;
     });
     next();
   };
+
+  /**
+   * The caller as the API's own authentication found it (v1's tenant, v2's key), so a request
+   * costs no second key lookup; a refused request's credentials are looked up here.
+   */
+  private callerOf(req: Request, res: Response): JournalCaller | null {
+    const v2 = res.locals.caller as Caller | undefined;
+    if (v2) return { tenantId: v2.tenant.id, keyId: v2.key.id, userId: v2.user.apiId };
+    const v1 = res.locals.tenant as { id: string } | undefined;
+    if (v1) return { tenantId: v1.id, keyId: null, userId: null };
+    return this.options.identify?.(req) ?? null;
+  }
+
+  /** The request and answer of `s` as shown, worked out on first read. */
+  private shownOf(s: Stored): Shown {
+    if (s.shown) return s.shown;
+    const { requestHeaders, requestBody, responseHeaders, chunks, chunkEncodings, totalBytes } = s.sent;
+    const responseType = String(responseHeaders['content-type'] ?? '');
+    const text = Buffer.concat(
+      chunks.map((c, i) => (typeof c === 'string' ? Buffer.from(c, chunkEncodings[i]) : c)),
+    ).toString('utf8');
+    const body = isText(responseType)
+      ? bodyOf(text, totalBytes, responseType)
+      : {
+          body: null,
+          bodyNote: totalBytes ? `${totalBytes} bytes of ${responseType || 'untyped'} data` : null,
+        };
+    s.shown = {
+      request: { headers: headersOf(requestHeaders), ...requestBody },
+      response: {
+        headers: headersOf(responseHeaders as Record<string, string | string[] | number>),
+        ...body,
+        bodySize: totalBytes,
+        text: totalBytes <= BODY_LIMIT && isText(responseType) ? text : null,
+      },
+    };
+    return s.shown;
+  }
 
   /** How many requests the journal holds now. */
   get held(): number {
@@ -272,16 +330,18 @@ export class RequestJournal {
     const seq = Number(id.slice('req_'.length));
     const stored = this.newestFirst().find((s) => s.seq === seq);
     if (!stored) return undefined;
-    const { text: _text, ...response } = stored.response;
-    return { entry: this.entryOf(stored), request: stored.request, response };
+    const shown = this.shownOf(stored);
+    const { text: _text, ...response } = shown.response;
+    return { entry: this.entryOf(stored), request: shown.request, response };
   }
 
   /** HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/), oldest first; `origin` makes URLs absolute. */
   har(filter: JournalFilter, limit: number, origin: string) {
     const entries = this.select(filter, limit)
       .reverse()
-      .map((s) => {
-        const entry = this.entryOf(s);
+      .map((stored) => {
+        const entry = this.entryOf(stored);
+        const s = { ...stored, ...this.shownOf(stored) };
         const query = new URL(s.url, origin).searchParams;
         const bodyText = (m: JournalMessage) =>
           m.body === null || m.body === undefined
@@ -413,9 +473,10 @@ export class RequestJournal {
       return { request, response: 'invalid', errors: [...errors, `status ${s.status} is not documented`] };
     const documented = resolveRef(spec, responses[key] as Node);
     const content = documented?.content as Node | undefined;
-    const type = s.response.headers['content-type'] ?? '';
-    if (!content || !type.includes('json') || s.response.text === null)
-      return { request, response: s.response.text === null && content ? 'unchecked' : 'valid', errors };
+    const shown = this.shownOf(s).response;
+    const type = shown.headers['content-type'] ?? '';
+    if (!content || !type.includes('json') || shown.text === null)
+      return { request, response: shown.text === null && content ? 'unchecked' : 'valid', errors };
     if (!content['application/json']?.schema)
       return {
         request,
@@ -428,7 +489,7 @@ export class RequestJournal {
       : ['paths', found.path, found.method, 'responses', key, 'content', 'application/json', 'schema'];
     let body: unknown;
     try {
-      body = JSON.parse(s.response.text);
+      body = JSON.parse(shown.text);
     } catch {
       return { request, response: 'invalid', errors: [...errors, 'the answer is not valid JSON'] };
     }

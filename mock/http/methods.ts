@@ -4,6 +4,7 @@
 // of every route the URL matches, so `/api/v2/courses/clone` would also advertise the GET of
 // `/courses/{courseId}`; here the most specific path of the contract decides, as in contract.ts.
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { pathPattern, specificity } from './contract/route-table.ts';
 import { sendError } from './error-body.ts';
 import { sendV1Error } from './v1/errors.ts';
 
@@ -27,23 +28,13 @@ export interface ApiMount {
   shape: 'v1' | 'error-code';
 }
 
-const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 function knownPaths(spec: Spec): KnownPath[] {
   return Object.entries(spec.paths as Spec)
     .map(([path, item]) => {
       const methods = METHODS.filter((m) => item[m]).map((m) => m.toUpperCase());
       // Express answers HEAD with the GET handler; every path answers OPTIONS here.
       const allow = [...methods, ...(methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'];
-      const segments = path.split('/').map((s) => (s.startsWith('{') ? '[^/]+' : escapeRegExp(s)));
-      return {
-        pattern: new RegExp(`^${segments.join('/')}/?$`, 'i'),
-        specificity: path
-          .split('/')
-          .map((s) => (s.startsWith('{') ? '1' : '0'))
-          .join(''),
-        allow,
-      };
+      return { pattern: pathPattern(path).pattern, specificity: specificity(path), allow };
     })
     .sort((a, b) => a.specificity.localeCompare(b.specificity));
 }

@@ -102,6 +102,42 @@ describe('what a client sent and what the mock answered (admin API, Journal)', (
     expect(full.request.bodyNote).toMatch(/^cut at 32768 of \d+ bytes$/);
   });
 
+  it(`cuts an answer over ${BODY_LIMIT} bytes written in pieces, and counts every byte`, async () => {
+    const journal = new RequestJournal({ specs: loadSpecs(), now: () => 0, version: 'test' });
+    const app = express();
+    app.use(journal.record);
+    // Three-byte characters, so the cut falls inside a piece and inside a character.
+    const piece = '€'.repeat(5000);
+    app.get('/big', (_req, res) => {
+      res.type('text/plain');
+      for (let i = 0; i < 4; i++) res.write(piece);
+      res.end(Buffer.from(piece));
+    });
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    try {
+      await (await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/big`)).text();
+      const [entry] = journal.list({}, 1);
+      const full = journal.detail(entry?.id ?? '');
+      const total = 5 * Buffer.byteLength(piece);
+      expect(full?.response.bodySize).toBe(total);
+      expect(full?.response.bodyNote).toBe(`cut at ${BODY_LIMIT} of ${total} bytes`);
+      expect(String(full?.response.body).startsWith('€€€')).toBe(true);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('names the caller a key was at the time of the request, even once the key is revoked', async () => {
+    const { id, key } = await h.newKey(1, ['read']);
+    expect((await h.v2('/users?query=lena', { key })).status).toBe(200);
+    const [entry] = (await journal('?api=v2&limit=1')).requests;
+    expect(entry.caller).toEqual({ tenantId: 'demo', keyId: id, userId: expect.any(String) });
+    const revoked = await h.admin(`/tenants/demo/mcp-keys/${id}`, { method: 'DELETE' });
+    expect(revoked.status).toBeLessThan(300);
+    expect((await detail(entry.id)).entry.caller).toEqual(entry.caller);
+  });
+
   it('filters by api, method, status range, path, operation and caller, newest first', async () => {
     await h.v1('/courses/2');
     await h.v1('/courses/9999');

@@ -1,7 +1,7 @@
 // Step 4 of the contract chain: a GET answer served again while what it depends on (the cache key
 // the API gives: caller, state version, virtual time) and its URL stay the same.
 import type { Response } from 'express';
-import type { AnswerCache } from '../answer-cache.ts';
+import type { Answer, AnswerCache } from '../answer-cache.ts';
 
 /**
  * Answers from the cache and tells so (true), or arranges for the 200 answer about to be sent to be
@@ -18,12 +18,13 @@ export function answerFromCache(res: Response, cache: AnswerCache, key: string):
 }
 
 /** Hands a 200 answer's body to `keep` as it is sent. */
-export function rememberAnswer(res: Response, keep: (answer: { type: string; body: string }) => void): void {
+export function rememberAnswer(res: Response, keep: (answer: Answer) => void): void {
   const send = res.send.bind(res);
   res.send = (body?: unknown) => {
     res.send = send;
+    // Kept as bytes: Express encodes a string answer of 1 000 characters or more on every send.
     if (res.statusCode === 200 && typeof body === 'string')
-      keep({ type: String(res.get('content-type') ?? 'application/json'), body });
+      keep({ type: String(res.get('content-type') ?? 'application/json'), body: Buffer.from(body) });
     return send(body);
   };
 }

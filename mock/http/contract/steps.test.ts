@@ -115,7 +115,7 @@ describe('answerFromCache', () => {
     first.res.send('{"id":1}');
     const again = response();
     expect(answerFromCache(again.res, cache, 'k')).toBe(true);
-    expect(again.sent).toEqual([{ status: 200, type: 'application/json', body: '{"id":1}' }]);
+    expect(again.sent).toEqual([{ status: 200, type: 'application/json', body: Buffer.from('{"id":1}') }]);
 
     const refused = response();
     answerFromCache(refused.res, cache, 'other');
