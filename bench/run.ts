@@ -20,7 +20,7 @@ import { CPUS, describeMachine, loadAverage, pin } from './machine.ts';
 import { median, round2, spread } from './stats.ts';
 
 const FULL = process.env.BENCH_FULL === '1';
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 0.8);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 0.6);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const CONNECTIONS = [10, 50];
 const SCALE = 'users=100000,courses=1000,assignments=500000';
@@ -303,7 +303,7 @@ interface Row {
 const rows: Row[] = [];
 for (const [i, s] of SCENARIOS.entries()) {
   const contenders: Contender[] = ['mock', 'bare', ...(s.prism ? (['prism'] as const) : [])];
-  for (const who of contenders) await client.run(jobOf(s, i, who, 10, 0.5)); // warm-up: JIT, caches
+  for (const who of contenders) await client.run(jobOf(s, i, who, 10, 0.3)); // warm-up: JIT, caches
   for (const connections of CONNECTIONS) {
     const row: Row = { scenario: s.name, connections, runs: { mock: [], bare: [], prism: [] } };
     // Prism is compared at 10 connections only: it is far behind, and the rounds' time goes further.

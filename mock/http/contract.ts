@@ -2,7 +2,7 @@
 // by path and method in one table (contract/route-table.ts) and handled by the handler of its
 // `operationId` — a missing handler is an error at start, so the mock cannot silently lack an
 // operation. Each operation is a chain of
-// small steps, one module each under ./contract/: compiled at start (compile.ts), then per request
+// small steps, one module each under ./contract/: compiled on first use (compile.ts), then per request
 // authenticate (the API's `before`), coerce (coerce.ts), validate the input (validate-input.ts),
 // answer from the cache (cache.ts), check the answer in tests (validate-output.ts), and the handler.
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
@@ -67,21 +67,19 @@ type Step = (req: Request, res: Response, next: NextFunction) => unknown;
  * request's profile, bench/RESULTS.md.)
  */
 function runSteps(steps: Step[]): RequestHandler {
-  return (req, res, next) => {
-    let i = 0;
-    const proceed = (error?: unknown) => {
-      if (error !== undefined) return next(error);
-      const current = steps[i++];
-      if (!current) return next();
-      try {
-        const result = current(req, res, proceed as NextFunction);
-        if (result instanceof Promise) result.catch(next);
-      } catch (thrown) {
-        next(thrown);
-      }
-    };
-    proceed();
-  };
+  return (req, res, next) => runFrom(steps, 0, req, res, next);
+}
+
+function runFrom(steps: Step[], i: number, req: Request, res: Response, next: NextFunction): void {
+  const current = steps[i];
+  if (!current) return next();
+  try {
+    const result = current(req, res, ((error?: unknown) =>
+      error !== undefined ? next(error) : runFrom(steps, i + 1, req, res, next)) as NextFunction);
+    if (result instanceof Promise) result.catch(next);
+  } catch (thrown) {
+    next(thrown);
+  }
 }
 
 export function contractRouter(options: ContractRouterOptions): RequestHandler {
@@ -99,8 +97,13 @@ export function contractRouter(options: ContractRouterOptions): RequestHandler {
         throw new Error(
           `no handler for operation ${operation.operationId} (${method.toUpperCase()} ${path})`,
         );
-      const op = compileOperation(schemas, path, method);
-      table.add(method, path, runSteps(chain(op, handler, options, schemas, cache)));
+      // Compiled on the operation's first request: compiling every operation's validators at start
+      // was most of the mock's start-up time, for operations a run may never call.
+      let steps: RequestHandler | undefined;
+      table.add(method, path, (req, res, next) => {
+        steps ??= runSteps(chain(compileOperation(schemas, path, method), handler, options, schemas, cache));
+        steps(req, res, next);
+      });
     }
   }
   return (req, res, next) => {

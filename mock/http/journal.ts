@@ -186,6 +186,30 @@ const unrecorded = (method: string, path: string) =>
   path === '/console' ||
   path.startsWith('/console/');
 
+/** The bytes of an answer as they are written: the first BODY_LIMIT kept as written (no copy), all counted. */
+class AnswerCapture {
+  readonly chunks: (string | Buffer)[] = [];
+  readonly encodings: BufferEncoding[] = [];
+  totalBytes = 0;
+  private captured = 0;
+
+  keep(chunk: unknown, encoding?: unknown): void {
+    if (chunk === undefined || chunk === null || typeof chunk === 'function') return;
+    const enc = typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8';
+    const piece = chunk as string | Buffer;
+    const size = typeof piece === 'string' ? Buffer.byteLength(piece, enc) : piece.length;
+    this.totalBytes += size;
+    if (this.captured >= BODY_LIMIT) return;
+    // Only a chunk that crosses the limit is cut (and so copied), to bound memory.
+    const whole = this.captured + size <= BODY_LIMIT;
+    this.chunks.push(
+      whole ? piece : Buffer.from(piece as string, enc).subarray(0, BODY_LIMIT - this.captured),
+    );
+    this.encodings.push(enc);
+    this.captured = Math.min(BODY_LIMIT, this.captured + size);
+  }
+}
+
 export interface JournalOptions {
   size?: number;
   specs: Specs;
@@ -219,33 +243,15 @@ export class RequestJournal {
     const started = performance.now();
     const atMs = Date.now();
     const virtualAt = this.options.now();
-    const chunks: (string | Buffer)[] = [];
-    const chunkEncodings: BufferEncoding[] = [];
-    let capturedBytes = 0;
-    let totalBytes = 0;
-    const keep = (chunk: unknown, encoding?: unknown) => {
-      if (chunk === undefined || chunk === null || typeof chunk === 'function') return;
-      const enc = typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8';
-      const size = typeof chunk === 'string' ? Buffer.byteLength(chunk, enc) : (chunk as Buffer).length;
-      totalBytes += size;
-      if (capturedBytes >= BODY_LIMIT) return;
-      // Kept as written (no copy); only a chunk that crosses the limit is cut, to bound memory.
-      const whole = capturedBytes + size <= BODY_LIMIT;
-      const buffer = typeof chunk === 'string' ? chunk : (chunk as Buffer);
-      chunks.push(
-        whole ? buffer : Buffer.from(buffer as string, enc).subarray(0, BODY_LIMIT - capturedBytes),
-      );
-      chunkEncodings.push(enc);
-      capturedBytes = Math.min(BODY_LIMIT, capturedBytes + size);
-    };
+    const answer = new AnswerCapture();
     const write = res.write.bind(res) as (...args: unknown[]) => boolean;
     const end = res.end.bind(res) as (...args: unknown[]) => Response;
     res.write = ((chunk: unknown, ...rest: unknown[]) => {
-      keep(chunk, rest[0]);
+      answer.keep(chunk, rest[0]);
       return write(chunk, ...rest);
     }) as Response['write'];
     res.end = ((chunk?: unknown, ...rest: unknown[]) => {
-      keep(chunk, rest[0]);
+      answer.keep(chunk, rest[0]);
       return end(chunk, ...rest);
     }) as Response['end'];
 
@@ -268,9 +274,9 @@ export class RequestJournal {
           // What the handler saw: read now, before anything else can change the parsed body.
           requestBody: requestBodyOf(req),
           responseHeaders: res.getHeaders(),
-          chunks,
-          chunkEncodings,
-          totalBytes,
+          chunks: answer.chunks,
+          chunkEncodings: answer.encodings,
+          totalBytes: answer.totalBytes,
         },
       };
       this.next = (this.next + 1) % this.size;

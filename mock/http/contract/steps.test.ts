@@ -4,6 +4,8 @@
 // step 6), and an answer the contract does not document is caught (docs/adr-0004-typed-handlers-and-error-catalogue.md).
 import type { Request, Response } from 'express';
 import { describe, expect, it } from 'vitest';
+import { SpecSchemas } from '../../../lib/openapi-schemas.ts';
+import { loadSpecs } from '../../specs.ts';
 import { AnswerCache } from '../answer-cache.ts';
 import { answerFromCache } from './cache.ts';
 import { coerce, coerceParameters } from './coerce.ts';
@@ -156,5 +158,23 @@ describe('answerMismatches and checkAnswer', () => {
     good.res.send('{"id":1}');
     expect(good.sent).toHaveLength(1);
     expect(reports).toHaveLength(1);
+  });
+});
+
+describe('compileOperation over the three contracts', () => {
+  it('compiles every operation of v1, v2 and admin (they are compiled on first use, so a schema ajv refuses must fail here, not on a request)', () => {
+    const specs = loadSpecs();
+    let compiled = 0;
+    for (const api of ['v1', 'v2', 'admin'] as const) {
+      const all = new SpecSchemas(specs[api]);
+      for (const [path, item] of Object.entries(specs[api].paths as Record<string, object>))
+        for (const method of ['get', 'put', 'post', 'delete', 'patch'])
+          if (method in item) {
+            const op = compileOperation(all, path, method);
+            expect(op.operation.operationId).toBeTypeOf('string');
+            compiled++;
+          }
+    }
+    expect(compiled).toBeGreaterThan(60);
   });
 });
