@@ -6,10 +6,30 @@
 // `X-Forwarded-For`, so the platform's per-address limit on failed logins counts that client alone
 // (seed 000, Errors: 429 MCP_AUTH_RATE_LIMITED is per IP).
 
+import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { paths } from '../generated/v2.ts';
 
 /** A path of openapi/v2, as generated/v2.ts names them: a literal path that drifts is a compile error. */
 export type BackendPath = keyof paths;
+
+/**
+ * The connections to the backend, kept open between requests: a tool call then costs the backend
+ * request alone, not a TCP handshake too. A connection carries one request at a time, each with the
+ * headers of its own key and client, so sharing the connections shares nothing between keys.
+ */
+export interface BackendAgent {
+  http: HttpAgent;
+  https: HttpsAgent;
+}
+
+export const keepAliveAgent = (): BackendAgent => ({
+  http: new HttpAgent({ keepAlive: true }),
+  https: new HttpsAgent({ keepAlive: true }),
+});
+
+/** The process's connections, for a Backend not given its own. */
+const SHARED = keepAliveAgent();
 
 /** Sent as `User-Agent`: the mock's request journal lists these requests as API `mcp`. */
 export const MCP_USER_AGENT = 'lmskit-mcp';
@@ -35,6 +55,8 @@ export interface BackendOptions {
   maxRetries?: number;
   /** How long one request may take. */
   timeoutMs?: number;
+  /** The connections to reuse; by default the process's own. */
+  agent?: BackendAgent;
   /** Wait function, replaceable in tests. */
   sleep?: (ms: number) => Promise<void>;
 }
@@ -53,8 +75,8 @@ export interface BackendRequest {
 }
 
 /** Seed 000: "A 429 carries the retry delay inside the error message text". */
-export function retryDelaySeconds(headers: Headers, body: unknown): number | null {
-  const header = Number(headers.get('retry-after'));
+export function retryDelaySeconds(retryAfterHeader: string | undefined, body: unknown): number | null {
+  const header = Number(retryAfterHeader);
   if (Number.isFinite(header) && header > 0) return header;
   const message = (body as { error?: unknown })?.error;
   const match = typeof message === 'string' ? /retry after (\d+)\s*s/i.exec(message) : null;
@@ -70,6 +92,7 @@ export class Backend {
   private readonly maxRetries: number;
   private readonly timeoutMs: number;
   private readonly sleep: (ms: number) => Promise<void>;
+  private readonly agent: BackendAgent;
 
   constructor(options: BackendOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -81,32 +104,33 @@ export class Backend {
     this.maxRetries = options.maxRetries ?? 3;
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+    this.agent = options.agent ?? SHARED;
   }
 
   async request(req: BackendRequest): Promise<BackendAnswer> {
     const url = new URL(`${this.baseUrl}/api/v2${req.path}`);
     for (const [k, v] of Object.entries(req.query ?? {})) url.searchParams.set(k, String(v));
+    const headers: Record<string, string> = {
+      'x-mcp-key': this.key,
+      accept: 'application/json',
+      'user-agent': MCP_USER_AGENT,
+    };
+    if (this.clientAddress) headers['x-forwarded-for'] = this.clientAddress;
+    let body: Buffer | undefined;
+    if (req.form) {
+      // Encoded as fetch would send it: multipart, the boundary in the content type.
+      const encoded = new Response(req.form);
+      headers['content-type'] = encoded.headers.get('content-type') as string;
+      body = Buffer.from(await encoded.arrayBuffer());
+    } else if (req.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = Buffer.from(JSON.stringify(req.body));
+    }
+    if (body) headers['content-length'] = String(body.length);
     for (let retries = 0; ; retries++) {
-      const headers: Record<string, string> = {
-        'x-mcp-key': this.key,
-        accept: 'application/json',
-        'user-agent': MCP_USER_AGENT,
-      };
-      if (this.clientAddress) headers['x-forwarded-for'] = this.clientAddress;
-      let body: string | FormData | undefined;
-      if (req.form) body = req.form;
-      else if (req.body !== undefined) {
-        headers['content-type'] = 'application/json';
-        body = JSON.stringify(req.body);
-      }
-      let response: Response;
+      let response: { status: number; headers: IncomingHttpHeaders; text: string };
       try {
-        response = await fetch(url, {
-          method: req.method,
-          headers,
-          body,
-          signal: AbortSignal.timeout(this.timeoutMs),
-        });
+        response = await send(url, req.method, headers, body, this.timeoutMs, this.agent);
       } catch (error) {
         const reason =
           (error as Error).name === 'TimeoutError'
@@ -118,17 +142,80 @@ export class Backend {
           retries,
         };
       }
-      const text = await response.text();
+      const { text } = response;
       let parsed: unknown = text;
       try {
         parsed = text ? JSON.parse(text) : undefined;
       } catch {}
       if (response.status !== 429) return { status: response.status, body: parsed, retries };
-      const retryAfter = retryDelaySeconds(response.headers, parsed) ?? undefined;
+      const retryAfter = retryDelaySeconds(response.headers['retry-after'], parsed) ?? undefined;
       const asked = (retryAfter ?? 0) * 1000;
       if (retries >= this.maxRetries || asked > this.maxRetryWaitMs)
         return { status: 429, body: parsed, retries, ...(retryAfter ? { retryAfter } : {}) };
       await this.sleep(Math.max(asked, this.backoffMs * 2 ** retries));
     }
   }
+}
+
+/** RFC 9110, 9.2.2: requests with these methods may be sent again when a connection fails. */
+const IDEMPOTENT = ['GET', 'HEAD', 'PUT', 'DELETE'];
+
+/**
+ * One HTTP exchange with the backend, over a kept-alive connection of `agent`. A request whose reused
+ * connection the backend closed before answering (the race every keep-alive client has: the backend
+ * drops an idle connection as the request goes out) is sent once more, on a new connection, when its
+ * method is idempotent; a write is not, since the platform may have acted on it.
+ */
+function send(
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  body: Buffer | undefined,
+  timeoutMs: number,
+  agent: BackendAgent,
+  again = true,
+): Promise<{ status: number; headers: IncomingHttpHeaders; text: string }> {
+  const https = url.protocol === 'https:';
+  const request = https ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const req = request(url, {
+      method,
+      headers,
+      agent: https ? agent.https : agent.http,
+    });
+    // One deadline for the whole exchange, as a fetch with AbortSignal.timeout had.
+    const timer = setTimeout(
+      () => req.destroy(Object.assign(new Error('timeout'), { name: 'TimeoutError' })),
+      timeoutMs,
+    );
+    let settled = false;
+    let answered = false;
+    const fail = (error: Error & { code?: string }) => {
+      clearTimeout(timer);
+      if (settled) return;
+      settled = true;
+      const closedUnused = !answered && req.reusedSocket && error.code === 'ECONNRESET';
+      if (again && closedUnused && IDEMPOTENT.includes(method))
+        resolve(send(url, method, headers, body, timeoutMs, agent, false));
+      else reject(error);
+    };
+    req.on('error', fail);
+    req.on('response', (res) => {
+      answered = true;
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('error', fail);
+      res.on('end', () => {
+        clearTimeout(timer);
+        if (settled) return;
+        settled = true;
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          text: Buffer.concat(chunks).toString('utf8'),
+        });
+      });
+    });
+    req.end(body);
+  });
 }

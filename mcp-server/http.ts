@@ -6,9 +6,9 @@
 // and every answer, refusals included, is JSON-RPC.
 import { createHash } from 'node:crypto';
 import { hostHeaderValidation } from '@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { Backend, type BackendOptions } from './backend.ts';
+import { HttpExchange } from './http-exchange.ts';
 import { idOf, RpcCode, type RpcId } from './rpc.ts';
 import { type Refusal, refusalData, ToolServer } from './server.ts';
 import type { ToolRunner } from './tools.ts';
@@ -154,17 +154,16 @@ export function createHttpApp(options: HttpOptions) {
         return refuse(res, refusal, id);
       }
     }
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
-    });
+    const exchange = new HttpExchange(req, res);
+    // A client gone before its answer: closing stops the handlers still working for it. After a full
+    // answer nothing is in flight, and the server and exchange are left to the garbage collector
+    // (closing them anyway costs an Error and its stack trace per request).
     res.on('close', () => {
-      void transport.close();
-      void toolServer.server.close();
+      if (!res.writableFinished) void toolServer.server.close();
     });
     try {
-      await toolServer.connect(transport);
-      await transport.handleRequest(req, res, req.body);
+      await toolServer.connect(exchange);
+      exchange.handle(req.body);
     } catch (error) {
       if (!res.headersSent)
         rpcError(res, 500, RpcCode.InternalError, `Internal error: ${(error as Error).message}`, id);

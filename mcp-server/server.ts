@@ -5,6 +5,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { operations } from '../generated/v2.ts';
 import { absentToolNames } from '../lib/tool-schemas.ts';
 import type { Backend, BackendPath } from './backend.ts';
@@ -59,6 +60,14 @@ export interface Refusal {
   retryAfter?: number;
 }
 
+/**
+ * The SDK server's JSON Schema validator (it checks the answers to elicitation requests, which this
+ * server never sends), one for every server: left to itself, each SDK server builds an Ajv instance
+ * of its own, and over HTTP, with a server per request, that was the largest single cost of a call in
+ * a CPU profile of the tool server under load.
+ */
+const SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();
+
 /** The backend's word on a key: these statuses change the tool list, anything else is passing trouble. */
 const AUTHORITATIVE = [200, 401, 402, 403];
 
@@ -80,6 +89,7 @@ export class ToolServer {
       { name: 'lmskit', title: 'Learning platform tools (lmskit)', version: options.version },
       {
         capabilities: { tools: { listChanged: true } },
+        jsonSchemaValidator: SCHEMA_VALIDATOR,
         instructions:
           'Tools act on one learning-platform workspace as the owner of the MCP key. AI course generation: upload_source_material per file, then create_course_from_files (or create_course_from_prompt), then poll get_course_generation_status every 3-5 seconds until completed.',
       },
