@@ -1,4 +1,4 @@
-// Small pieces every page uses: an error line, a JSON block, a page-wide context.
+// Small pieces every page uses: an error line, a JSON block, a pager, a page-wide context.
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
 import type { AdminClient } from '../../lib/admin-client.ts';
@@ -25,3 +25,21 @@ export const ErrorLine = ({ message }: { message: string | null }) =>
 export const Json = ({ value }: { value: unknown }) => (
   <pre class="json">{value === null || value === undefined ? '(none)' : typeof value === 'string' ? value : JSON.stringify(value, null, 2)}</pre>
 );
+
+/** Previous / "1–25 of 100" / Next over a list paged on the server. */
+export const Pager = (props: { offset: number; size: number; total: number; onOffset: (offset: number) => void }) => {
+  const { offset, size, total, onOffset } = props;
+  return (
+    <p class="pager">
+      <button type="button" disabled={offset === 0} onClick={() => onOffset(Math.max(0, offset - size))}>
+        Previous
+      </button>{' '}
+      <span aria-label="Page">
+        {total === 0 ? 0 : offset + 1}–{Math.min(offset + size, total)} of {total}
+      </span>{' '}
+      <button type="button" disabled={offset + size >= total} onClick={() => onOffset(offset + size)}>
+        Next
+      </button>
+    </p>
+  );
+};

@@ -3,7 +3,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { components } from '../../../generated/admin.ts';
 import { iso, problem } from '../api.ts';
-import { ErrorLine, useConsole } from '../shared.tsx';
+import { ErrorLine, Pager, useConsole } from '../shared.tsx';
 import { Assignments } from './assignments.tsx';
 
 const PAGE = 25;
@@ -133,17 +133,7 @@ function Records({ kind, onUser }: { kind: Kind; onUser: (id: number) => void })
           ))}
         </tbody>
       </table>
-      <p class="pager">
-        <button type="button" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
-          Previous
-        </button>{' '}
-        <span aria-label="Page">
-          {total === 0 ? 0 : offset + 1}–{Math.min(offset + PAGE, total)} of {total}
-        </span>{' '}
-        <button type="button" disabled={offset + PAGE >= total} onClick={() => setOffset(offset + PAGE)}>
-          Next
-        </button>
-      </p>
+      <Pager offset={offset} size={PAGE} total={total} onOffset={setOffset} />
     </div>
   );
 }
