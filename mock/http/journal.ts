@@ -250,12 +250,20 @@ export class RequestJournal {
       answer.keep(chunk, rest[0]);
       return write(chunk, ...rest);
     }) as Response['write'];
+    // Kept when the answer is ended (its status and headers are final then), rather than on the
+    // response's `finish` event: a listener per request showed in the profile (bench/RESULTS.md).
+    let kept = false;
     res.end = ((chunk?: unknown, ...rest: unknown[]) => {
       answer.keep(chunk, rest[0]);
-      return end(chunk, ...rest);
+      const result = end(chunk, ...rest);
+      if (!kept) {
+        kept = true;
+        keepEntry();
+      }
+      return result;
     }) as Response['end'];
 
-    res.on('finish', () => {
+    const keepEntry = () => {
       this.ring[this.next] = {
         seq: ++this.seq,
         atMs,
@@ -280,7 +288,7 @@ export class RequestJournal {
         },
       };
       this.next = (this.next + 1) % this.size;
-    });
+    };
     next();
   };
 
