@@ -57,7 +57,10 @@ function replace(file, data) {
  */
 export async function bundled(root, name, script) {
   const dir = join(root, 'node_modules', '.cache', 'lmskit');
-  const manifestFile = join(dir, `${name}.json`);
+  // Named by the script's own path too: kits sharing one node_modules (a linked one) keep their
+  // bundles apart.
+  const key = `${name}-${createHash('sha256').update(script).digest('hex').slice(0, 8)}`;
+  const manifestFile = join(dir, `${key}.json`);
   const ready = kept(manifestFile);
   if (ready) return pathToFileURL(ready).href;
   try {
@@ -78,7 +81,7 @@ export async function bundled(root, name, script) {
     const code = out.outputFiles[0].contents;
     // Named by its content: processes starting at once write the same bytes to the same name.
     const digest = createHash('sha256').update(code).digest('hex').slice(0, 16);
-    const bundle = join(dir, `${name}-${digest}.mjs`);
+    const bundle = join(dir, `${key}-${digest}.mjs`);
     mkdirSync(dir, { recursive: true });
     replace(bundle, code);
     // This file is an input too: a change to how bundles are made makes them again.

@@ -47,9 +47,18 @@ if (!command) {
 }
 const script = join(root, command.script);
 process.argv = [process.argv[0], script, ...args];
+/** Runs the command from its bundle; false where the bundle is gone (another start replaced it). */
+async function fromBundle(url) {
+  try {
+    await import(url);
+    return true;
+  } catch (error) {
+    if (error?.code === 'ERR_MODULE_NOT_FOUND' && !existsSync(fileURLToPath(url))) return false;
+    throw error;
+  }
+}
 const bundle = process.env.LMSKIT_TSX ? null : await bundled(root, name, script);
-if (bundle) await import(bundle);
-else {
+if (!bundle || !(await fromBundle(bundle))) {
   const { register } = await import('tsx/esm/api');
   register();
   await import(pathToFileURL(script).href);

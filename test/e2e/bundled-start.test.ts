@@ -46,7 +46,7 @@ describe('starting a command from a bundle of its sources', () => {
   it('runs the bundle, where import.meta.url is still each module’s own file', () => {
     const root = kit('hello');
     const first = start(root);
-    expect(first.url).toMatch(/\/node_modules\/\.cache\/lmskit\/main-[0-9a-f]{16}\.mjs$/);
+    expect(first.url).toMatch(/\/node_modules\/\.cache\/lmskit\/main-[0-9a-f]{8}-[0-9a-f]{16}\.mjs$/);
     expect(first.greeting).toBe('hello');
     expect(first.self).toBe(pathToFileURL(join(root, 'lib', 'greeting.ts')).href);
   });
