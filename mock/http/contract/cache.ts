@@ -22,9 +22,15 @@ export function rememberAnswer(res: Response, keep: (answer: Answer) => void): v
   const send = res.send.bind(res);
   res.send = (body?: unknown) => {
     res.send = send;
-    // Kept as bytes: Express encodes a string answer of 1 000 characters or more on every send.
+    // Kept as Express would send it: it encodes a string answer of 1 000 characters or more on
+    // every send, so those are kept as bytes; a shorter one stays a string, which Node writes in
+    // one piece with the headers where bytes would be a second buffer of the socket's write
+    // (measured per request, bench/RESULTS.md).
     if (res.statusCode === 200 && typeof body === 'string')
-      keep({ type: String(res.get('content-type') ?? 'application/json'), body: Buffer.from(body) });
+      keep({
+        type: String(res.get('content-type') ?? 'application/json'),
+        body: body.length < 1000 ? body : Buffer.from(body),
+      });
     return send(body);
   };
 }
