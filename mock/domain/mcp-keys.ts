@@ -22,19 +22,19 @@ export function generateKey(): { key: string; prefix: string; hash: string } {
 }
 
 /**
- * The SHA-256 of a presented key, computed once per request and looked up in every tenant. One-shot
- * `hash` rather than a `Hash` object: the object's set-up cost as much as the digest on every
- * /api/v2 request (bench/RESULTS.md).
+ * The SHA-256 of a presented key as hex, computed once per request and looked up in every tenant.
+ * One-shot `hash` to hex: a `Hash` object, or a digest as a Buffer, cost several times the hashing
+ * itself on every /api/v2 request (bench/RESULTS.md).
  */
-export const keyDigest = (key: string): Buffer => hash('sha256', key, 'buffer') as unknown as Buffer;
+export const keyDigest = (key: string): string => hash('sha256', key, 'hex');
 
 /** Stored keys by the hex of their digest, each with the digest's bytes for the final comparison. */
 export type KeysByDigest<K> = ReadonlyMap<string, { key: K; digest: Buffer }>;
 
-/** The stored record whose digest equals `digest`: one map lookup, then a constant-time confirmation. */
-export function findKey<K>(keys: KeysByDigest<K>, digest: Buffer): K | undefined {
-  const entry = keys.get(digest.toString('hex'));
-  return entry && timingSafeEqual(entry.digest, digest) ? entry.key : undefined;
+/** The stored record whose digest equals `digest` (hex): one map lookup, then a constant-time confirmation. */
+export function findKey<K>(keys: KeysByDigest<K>, digest: string): K | undefined {
+  const entry = keys.get(digest);
+  return entry && timingSafeEqual(entry.digest, Buffer.from(digest, 'hex')) ? entry.key : undefined;
 }
 
 /** Seed 000, Authentication 7: key generation and revocation need an MCP licence (else 402). */
