@@ -7,7 +7,7 @@
 // digest, and a caller cannot steer a digest byte by byte without inverting SHA-256, so the hint
 // says nothing about how close a guess came to a key. The found digest is still confirmed with
 // `timingSafeEqual`, so equality itself never short-circuits on the first differing byte.
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { forbidden, notFound } from './errors.ts';
 import type { McpKey } from './model.ts';
 import type { TenantState } from './tenant-state.ts';
@@ -21,16 +21,20 @@ export function generateKey(): { key: string; prefix: string; hash: string } {
   return { key, prefix: KEY_PREFIX, hash: hashKey(key) };
 }
 
-/** The SHA-256 of a presented key, computed once per request and looked up in every tenant. */
-export const keyDigest = (key: string): Buffer => createHash('sha256').update(key).digest();
+/**
+ * The SHA-256 of a presented key as hex, computed once per request and looked up in every tenant.
+ * One-shot `hash` to hex: a `Hash` object, or a digest as a Buffer, cost several times the hashing
+ * itself on every /api/v2 request (bench/RESULTS.md).
+ */
+export const keyDigest = (key: string): string => hash('sha256', key, 'hex');
 
 /** Stored keys by the hex of their digest, each with the digest's bytes for the final comparison. */
 export type KeysByDigest<K> = ReadonlyMap<string, { key: K; digest: Buffer }>;
 
-/** The stored record whose digest equals `digest`: one map lookup, then a constant-time confirmation. */
-export function findKey<K>(keys: KeysByDigest<K>, digest: Buffer): K | undefined {
-  const entry = keys.get(digest.toString('hex'));
-  return entry && timingSafeEqual(entry.digest, digest) ? entry.key : undefined;
+/** The stored record whose digest equals `digest` (hex): one map lookup, then a constant-time confirmation. */
+export function findKey<K>(keys: KeysByDigest<K>, digest: string): K | undefined {
+  const entry = keys.get(digest);
+  return entry && timingSafeEqual(entry.digest, Buffer.from(digest, 'hex')) ? entry.key : undefined;
 }
 
 /** Seed 000, Authentication 7: key generation and revocation need an MCP licence (else 402). */

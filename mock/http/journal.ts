@@ -134,8 +134,9 @@ function bodyOf(text: string, size: number, type: string): Pick<JournalMessage, 
 }
 
 function requestBodyOf(req: Request): Omit<JournalMessage, 'headers'> {
-  const type = String(req.get('content-type') ?? '');
-  const declared = Number(req.get('content-length') ?? 0);
+  const { headers } = req;
+  const type = headers['content-type'] ?? '';
+  const declared = Number(headers['content-length'] ?? 0);
   const upload = uploads.get(req);
   if (upload)
     return {
@@ -143,7 +144,7 @@ function requestBodyOf(req: Request): Omit<JournalMessage, 'headers'> {
       bodySize: declared || upload.size,
       bodyNote: `an upload: ${upload.name} (${upload.type}, ${upload.size} bytes); the file is not kept`,
     };
-  if (declared === 0 && req.get('transfer-encoding') === undefined)
+  if (declared === 0 && headers['transfer-encoding'] === undefined)
     return { body: null, bodySize: 0, bodyNote: null };
   if (type.startsWith('multipart/'))
     return { body: null, bodySize: declared, bodyNote: `a multipart body of ${declared} bytes, not read` };
@@ -210,6 +211,60 @@ class AnswerCapture {
   }
 }
 
+/** What the journal holds of a request while it is answered; found on the answer under RECORDING. */
+class Recording {
+  readonly answer = new AnswerCapture();
+  readonly method: string;
+  readonly path: string;
+  readonly url: string;
+  readonly atMs = Date.now();
+  kept = false;
+
+  constructor(
+    readonly journal: RequestJournal,
+    readonly req: Request,
+    readonly started: number,
+    readonly virtualAt: number,
+  ) {
+    this.method = req.method;
+    this.path = req.path;
+    this.url = req.originalUrl;
+  }
+}
+
+const RECORDING = Symbol('journal recording');
+const HOOKED = Symbol('journal hooks');
+type Recorded = Response & { [RECORDING]?: Recording };
+type Writer = (this: Response, chunk?: unknown, encoding?: unknown, callback?: unknown) => unknown;
+
+/**
+ * Keeps the answer's bytes and the entry from `write` and `end` on the app's response prototype,
+ * installed once: wrapping each answer's own `write` and `end` cost two bound functions and three
+ * closures per request, which showed in every read's profile (bench/RESULTS.md). An answer without
+ * a recording (a path the journal skips) passes straight through.
+ */
+function hookAnswers(proto: Record<PropertyKey, unknown>): void {
+  if (Object.hasOwn(proto, HOOKED)) return;
+  const write = proto.write as Writer;
+  const end = proto.end as Writer;
+  proto.write = function (this: Recorded, chunk?: unknown, encoding?: unknown, callback?: unknown) {
+    this[RECORDING]?.answer.keep(chunk, encoding);
+    return write.call(this, chunk, encoding, callback);
+  };
+  proto.end = function (this: Recorded, chunk?: unknown, encoding?: unknown, callback?: unknown) {
+    const recording = this[RECORDING];
+    if (!recording) return end.call(this, chunk, encoding, callback);
+    recording.answer.keep(chunk, encoding);
+    const result = end.call(this, chunk, encoding, callback);
+    if (!recording.kept) {
+      recording.kept = true;
+      recording.journal.keep(recording, this);
+    }
+    return result;
+  };
+  proto[HOOKED] = true;
+}
+
 export interface JournalOptions {
   size?: number;
   specs: Specs;
@@ -238,59 +293,41 @@ export class RequestJournal {
   /** Express middleware, first in the chain: keeps each request and its answer once the answer is sent. */
   record = (req: Request, res: Response, next: NextFunction) => {
     // Read now: routers mounted below rewrite `req.url` while they handle the request.
-    const { method, path, originalUrl } = req;
+    const { method, path } = req;
     if (unrecorded(method, path)) return next();
-    const started = performance.now();
-    const atMs = Date.now();
-    const virtualAt = this.options.now();
-    const answer = new AnswerCapture();
-    const write = res.write.bind(res) as (...args: unknown[]) => boolean;
-    const end = res.end.bind(res) as (...args: unknown[]) => Response;
-    res.write = ((chunk: unknown, ...rest: unknown[]) => {
-      answer.keep(chunk, rest[0]);
-      return write(chunk, ...rest);
-    }) as Response['write'];
-    // Kept when the answer is ended (its status and headers are final then), rather than on the
-    // response's `finish` event: a listener per request showed in the profile (bench/RESULTS.md).
-    let kept = false;
-    res.end = ((chunk?: unknown, ...rest: unknown[]) => {
-      answer.keep(chunk, rest[0]);
-      const result = end(chunk, ...rest);
-      if (!kept) {
-        kept = true;
-        keepEntry();
-      }
-      return result;
-    }) as Response['end'];
-
-    const keepEntry = () => {
-      this.ring[this.next] = {
-        seq: ++this.seq,
-        atMs,
-        virtualAt,
-        method,
-        path,
-        url: originalUrl,
-        status: res.statusCode,
-        latencyMs: performance.now() - started,
-        api: journalApiOf(path, req.get('user-agent')),
-        operationId: (res.locals.operationId as string | undefined) ?? null,
-        caller: this.callerOf(req, res),
-        inputProblems: (res.locals.inputProblems as InputProblem[] | undefined) ?? null,
-        sent: {
-          requestHeaders: req.headers,
-          // What the handler saw: read now, before anything else can change the parsed body.
-          requestBody: requestBodyOf(req),
-          responseHeaders: res.getHeaders(),
-          chunks: answer.chunks,
-          chunkEncodings: answer.encodings,
-          totalBytes: answer.totalBytes,
-        },
-      };
-      this.next = (this.next + 1) % this.size;
-    };
+    hookAnswers(Object.getPrototypeOf(res));
+    (res as Recorded)[RECORDING] = new Recording(this, req, performance.now(), this.options.now());
     next();
   };
+
+  /** Called once per request, by the answer's `end`, after the answer went out. */
+  keep(r: Recording, res: Response): void {
+    const { req } = r;
+    this.ring[this.next] = {
+      seq: ++this.seq,
+      atMs: r.atMs,
+      virtualAt: r.virtualAt,
+      method: r.method,
+      path: r.path,
+      url: r.url,
+      status: res.statusCode,
+      latencyMs: performance.now() - r.started,
+      api: journalApiOf(r.path, req.headers['user-agent']),
+      operationId: (res.locals.operationId as string | undefined) ?? null,
+      caller: this.callerOf(req, res),
+      inputProblems: (res.locals.inputProblems as InputProblem[] | undefined) ?? null,
+      sent: {
+        requestHeaders: req.headers,
+        // What the handler saw: read now, before anything else can change the parsed body.
+        requestBody: requestBodyOf(req),
+        responseHeaders: res.getHeaders(),
+        chunks: r.answer.chunks,
+        chunkEncodings: r.answer.encodings,
+        totalBytes: r.answer.totalBytes,
+      },
+    };
+    this.next = (this.next + 1) % this.size;
+  }
 
   /**
    * The caller as the API's own authentication found it (v1's tenant, v2's key), so a request

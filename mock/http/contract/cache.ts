@@ -10,11 +10,33 @@ import type { Answer, AnswerCache } from '../answer-cache.ts';
 export function answerFromCache(res: Response, cache: AnswerCache, key: string): boolean {
   const hit = cache.get(key);
   if (hit) {
-    res.status(200).set('content-type', hit.type).send(hit.body);
+    sendKept(res, hit);
     return true;
   }
   rememberAnswer(res, (answer) => cache.set(key, answer));
   return false;
+}
+
+/**
+ * A kept answer, as `res.send` would write it: the same status, type and length. Written directly
+ * (Express's `status`, `set` and `send` re-check and re-parse the type on every call, which showed in
+ * each cached read's profile, bench/RESULTS.md), except for a conditional request, whose 304 is
+ * Express's to decide.
+ */
+function sendKept(res: Response, hit: Answer): void {
+  const { method, headers } = res.req;
+  if (headers['if-none-match'] !== undefined || headers['if-modified-since'] !== undefined) {
+    res.status(200).set('content-type', hit.type).send(hit.body);
+    return;
+  }
+  res.statusCode = 200;
+  res.setHeader('Content-Type', hit.type);
+  res.setHeader(
+    'Content-Length',
+    typeof hit.body === 'string' ? Buffer.byteLength(hit.body) : hit.body.length,
+  );
+  if (method === 'HEAD') res.end();
+  else res.end(hit.body);
 }
 
 /** Hands a 200 answer's body to `keep` as it is sent. */
@@ -22,9 +44,15 @@ export function rememberAnswer(res: Response, keep: (answer: Answer) => void): v
   const send = res.send.bind(res);
   res.send = (body?: unknown) => {
     res.send = send;
-    // Kept as bytes: Express encodes a string answer of 1 000 characters or more on every send.
+    // Kept as Express would send it: it encodes a string answer of 1 000 characters or more on
+    // every send, so those are kept as bytes; a shorter one stays a string, which Node writes in
+    // one piece with the headers where bytes would be a second buffer of the socket's write
+    // (measured per request, bench/RESULTS.md).
     if (res.statusCode === 200 && typeof body === 'string')
-      keep({ type: String(res.get('content-type') ?? 'application/json'), body: Buffer.from(body) });
+      keep({
+        type: String(res.get('content-type') ?? 'application/json'),
+        body: body.length < 1000 ? body : Buffer.from(body),
+      });
     return send(body);
   };
 }

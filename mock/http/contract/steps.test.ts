@@ -32,11 +32,12 @@ function request(params: Record<string, string>, query: Record<string, string>, 
 
 /** A response that records what is sent. */
 function response() {
-  const sent: { status: number; type?: string; body?: unknown }[] = [];
+  const sent: { status: number; type?: string; body?: unknown; length?: string }[] = [];
   const headers: Record<string, string> = {};
   const res = {
     statusCode: 200,
     locals: {},
+    req: { method: 'GET', headers: {} },
     status(code: number) {
       res.statusCode = code;
       return res;
@@ -49,6 +50,18 @@ function response() {
     send(body?: unknown) {
       sent.push({ status: res.statusCode, type: headers['content-type'], body });
       return res;
+    },
+    // A kept answer is written as `send` would write it, without `send` (contract/cache.ts).
+    setHeader(name: string, value: string | number) {
+      headers[name.toLowerCase()] = String(value);
+    },
+    end(body?: unknown) {
+      sent.push({
+        status: res.statusCode,
+        type: headers['content-type'],
+        body,
+        length: headers['content-length'],
+      });
     },
   };
   return { res: res as unknown as Response & { send: (b?: unknown) => Response }, sent };
@@ -117,7 +130,24 @@ describe('answerFromCache', () => {
     first.res.send('{"id":1}');
     const again = response();
     expect(answerFromCache(again.res, cache, 'k')).toBe(true);
-    expect(again.sent).toEqual([{ status: 200, type: 'application/json', body: Buffer.from('{"id":1}') }]);
+    expect(again.sent).toEqual([{ status: 200, type: 'application/json', body: '{"id":1}', length: '8' }]);
+
+    // An answer of 1 000 characters or more is kept as the bytes Express would have made of it.
+    const large = `{"name":"${'é'.repeat(1000)}"}`;
+    const big = response();
+    answerFromCache(big.res, cache, 'big');
+    big.res.set('content-type', 'application/json');
+    big.res.send(large);
+    const bigAgain = response();
+    expect(answerFromCache(bigAgain.res, cache, 'big')).toBe(true);
+    expect(bigAgain.sent).toEqual([
+      {
+        status: 200,
+        type: 'application/json',
+        body: Buffer.from(large),
+        length: String(Buffer.byteLength(large)),
+      },
+    ]);
 
     const refused = response();
     answerFromCache(refused.res, cache, 'other');

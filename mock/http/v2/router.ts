@@ -254,8 +254,9 @@ export function v2Router({ spec, platform, limits, rateLimiter, onResponseMismat
     handlers,
     before: (req, res, operation) => {
       const result = pipeline.run(
-        req.get('x-mcp-key'),
-        req.ip ?? req.socket.remoteAddress ?? 'unknown',
+        // Node joins a repeated custom header into one string; never an array.
+        req.headers['x-mcp-key'] as string | undefined,
+        () => req.ip ?? req.socket.remoteAddress ?? 'unknown',
         operation,
       );
       if (isFailure(result)) {

@@ -42,14 +42,18 @@ export class Pipeline {
     this.rate = rate ?? new KeyRateLimiter(limits.requestsPerMinute);
   }
 
-  run(key: string | undefined, ip: string, operation: Operation): Caller | Failure {
-    const blocked = this.failedAuth.check(ip);
+  /**
+   * `ip` is asked for only when it matters (some IP has failed, or this request fails): working out
+   * the client's address through `trust proxy` showed in every request's profile (bench/RESULTS.md).
+   */
+  run(key: string | undefined, ip: () => string, operation: Operation): Caller | Failure {
+    const blocked = this.failedAuth.trackedIps > 0 ? this.failedAuth.check(ip()) : null;
     if (blocked) return blocked;
     const caller = authenticate(this.platform, key);
     if (isFailure(caller)) {
       // Only a presented key that does not verify is a failed attempt: the limit guards against key
       // guessing, and a request without a key guesses nothing (it still gets 401).
-      if (key) this.failedAuth.fail(ip);
+      if (key) this.failedAuth.fail(ip());
       return caller;
     }
     return (
