@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { register } from 'tsx/esm/api';
+import { bundled } from './bundle.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const commands = {
@@ -45,6 +45,21 @@ if (!command) {
   (asked ? console.log : console.error)(`usage: lmskit <command> [options]\n\ncommands:\n${list}`);
   process.exit(asked ? 0 : 2);
 }
-process.argv = [process.argv[0], join(root, command.script), ...args];
-register();
-await import(pathToFileURL(join(root, command.script)).href);
+const script = join(root, command.script);
+process.argv = [process.argv[0], script, ...args];
+/** Runs the command from its bundle; false where the bundle is gone (another start replaced it). */
+async function fromBundle(url) {
+  try {
+    await import(url);
+    return true;
+  } catch (error) {
+    if (error?.code === 'ERR_MODULE_NOT_FOUND' && !existsSync(fileURLToPath(url))) return false;
+    throw error;
+  }
+}
+const bundle = process.env.LMSKIT_TSX ? null : await bundled(root, name, script);
+if (!bundle || !(await fromBundle(bundle))) {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import(pathToFileURL(script).href);
+}
