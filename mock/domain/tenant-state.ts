@@ -9,6 +9,7 @@
 // `markFinished` or `setProgress`, never by assigning to the object alone.
 
 import { AssignmentTable } from './assignment-table.ts';
+import { KeyIndex } from './key-index.ts';
 import {
   type AiSettings,
   type AiUsage,
@@ -83,8 +84,9 @@ export class TenantState {
   ai: AiSettings;
 
   // Indexes.
-  private readonly usersByApiId = new Map<string, User>();
-  private readonly usersByEmail = new Map<string, User>();
+  // Keys to user ids in typed arrays, not Maps of a million strings (key-index.ts).
+  private readonly usersByApiId = new KeyIndex((id) => this.users.get(id)?.apiId);
+  private readonly usersByEmail = new KeyIndex((id) => this.users.get(id)?.email.toLowerCase());
   /** MCP keys by the hex of their SHA-256, for authentication by lookup (domain/mcp-keys.ts). */
   readonly keysByDigest = new Map<string, { key: McpKey; digest: Buffer }>();
   private readonly lastEventByType = new Map<string, PlatformEvent>();
@@ -117,6 +119,8 @@ export class TenantState {
     for (const name of COLLECTION_NAMES) kept[name] = COLLECTIONS[name] === 'log' ? [] : new Map();
     kept.assignments = data.assignmentTable ?? new AssignmentTable(data.assignments?.length);
     this.userStats.reserve(data.users?.length ?? 0);
+    this.usersByApiId.reserve(data.users?.length ?? 0);
+    this.usersByEmail.reserve(data.users?.length ?? 0);
     // A state file written before a collection existed has no array for it.
     for (const name of COLLECTION_NAMES) for (const record of data[name] ?? []) this.load(name, record);
     if (data.assignmentTable) this.countAdoptedAssignments();
@@ -192,24 +196,28 @@ export class TenantState {
 
   addUser(user: User): void {
     this.users.set(user.id, user);
-    this.usersByApiId.set(user.apiId, user);
-    this.usersByEmail.set(user.email.toLowerCase(), user);
+    this.usersByApiId.set(user.apiId, user.id);
+    this.usersByEmail.set(user.email.toLowerCase(), user.id);
     this.userSearch.added(user);
     this.userStats.add(user.id);
   }
 
   userByApiId(apiId: string): User | undefined {
-    return this.usersByApiId.get(apiId);
+    return this.userById(this.usersByApiId.get(apiId));
   }
 
   userByEmail(email: string): User | undefined {
-    return this.usersByEmail.get(email.toLowerCase());
+    return this.userById(this.usersByEmail.get(email.toLowerCase()));
+  }
+
+  private userById(id: number | undefined): User | undefined {
+    return id === undefined ? undefined : this.users.get(id);
   }
 
   setUserEmail(user: User, email: string): void {
     this.usersByEmail.delete(user.email.toLowerCase());
     user.email = email;
-    this.usersByEmail.set(email.toLowerCase(), user);
+    this.usersByEmail.set(email.toLowerCase(), user.id);
     this.userSearch.changed();
   }
 
