@@ -8,6 +8,7 @@ import {
   type AttributeType,
   type AttributeValue,
   CHOICE_TYPES,
+  type User,
 } from './model.ts';
 import type { TenantState } from './tenant-state.ts';
 
@@ -128,8 +129,10 @@ function keepValuesConsistent(
   const removed = optionsBefore.filter((v) => !kept.has(v));
   if (key === keyBefore && !removed.length) return;
   const holders = scope === 'user' ? t.users.values() : t.groups.values();
-  for (const holder of holders) {
-    if (!(keyBefore in holder.attributes)) continue;
+  for (const found of holders) {
+    if (!(keyBefore in found.attributes)) continue;
+    // A scale seed's user is changed through the object TenantState keeps for writes (user-table.ts).
+    const holder = scope === 'user' ? (t.editUser(found.id) as User) : found;
     let value = holder.attributes[keyBefore] as AttributeValue;
     delete holder.attributes[keyBefore];
     if (def.type === 3 && typeof value === 'string' && removed.includes(value)) continue;

@@ -5,7 +5,7 @@ import { checkedValues, checkValues } from './attributes.ts';
 import { type Actor, audit } from './audit.ts';
 import { FieldErrors, notFound } from './errors.ts';
 import { groupUserCreated } from './events.ts';
-import type { AttributeInputValue, Group } from './model.ts';
+import type { AttributeInputValue, Group, User } from './model.ts';
 import type { TenantState } from './tenant-state.ts';
 
 export interface GroupInput {
@@ -79,8 +79,8 @@ export function updateGroup(t: TenantState, actor: Actor, id: number, input: Gro
 /** Adds a member (emits `group.user.created`) and gives them the group's courses. */
 export function addMember(t: TenantState, groupId: number, userId: number, at: number): void {
   const group = groupById(t, groupId);
-  const user = t.users.get(userId);
-  if (!user || group.memberIds.includes(userId)) return;
+  if (!t.users.has(userId) || group.memberIds.includes(userId)) return;
+  const user = t.editUser(userId) as User;
   group.memberIds.push(userId);
   user.groupIds.push(groupId);
   groupUserCreated(t, user, group, at);

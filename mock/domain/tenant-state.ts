@@ -6,7 +6,9 @@
 // Assignments, the most numerous records (5 M at the million-user scale), are kept as columns
 // (assignment-table.ts) and the per-user aggregates in typed arrays (user-stats-table.ts): an
 // assignment read here is a fresh object, so a change to one is made through `markStarted`,
-// `markFinished` or `setProgress`, never by assigning to the object alone.
+// `markFinished` or `setProgress`, never by assigning to the object alone. Likewise a scale seed's
+// users are made on each read (user-table.ts): a change to a user is made to the object `editUser`
+// answers.
 
 import { AssignmentTable } from './assignment-table.ts';
 import { KeyIndex } from './key-index.ts';
@@ -29,6 +31,7 @@ import {
 } from './model.ts';
 import { UserSearchIndex } from './user-search-index.ts';
 import { UserStatsTable } from './user-stats-table.ts';
+import { type MadeUsers, UserTable } from './user-table.ts';
 
 export type { UserStats } from './user-stats-table.ts';
 
@@ -45,17 +48,19 @@ export const DEFAULT_AI_SETTINGS: AiSettings = {
  * assignments in their columnar table, which reads like a map (`size`, `get`, `values`).
  */
 type Kept = {
-  readonly [K in Exclude<CollectionName, 'assignments'>]: (typeof COLLECTIONS)[K] extends 'log'
+  readonly [K in Exclude<CollectionName, 'assignments' | 'users'>]: (typeof COLLECTIONS)[K] extends 'log'
     ? TenantRecords[K][]
     : Map<TenantRecords[K]['id'], TenantRecords[K]>;
-} & { readonly assignments: AssignmentTable };
+} & { readonly assignments: AssignmentTable; readonly users: UserTable };
 
 /**
- * A tenant as a seed may hand it over: its assignments already in columns (seed/scale.ts builds
- * millions of them without an object each). A snapshot never has one.
+ * A tenant as a seed may hand it over: its assignments already in columns and its first users made
+ * from their ids (seed/scale.ts builds millions of them without an object each). A snapshot never
+ * has either.
  */
 export interface SeededTenantData extends TenantData {
   assignmentTable?: AssignmentTable;
+  madeUsers?: MadeUsers;
 }
 
 /** Collections with indexes or aggregates of their own are loaded through their `add` method. */
@@ -91,7 +96,10 @@ export class TenantState {
   readonly keysByDigest = new Map<string, { key: McpKey; digest: Buffer }>();
   private readonly lastEventByType = new Map<string, PlatformEvent>();
   /** The users' lower-cased "name\nemail", chunked for substring search (user-search-index.ts). */
-  readonly userSearch = new UserSearchIndex(() => this.users.values());
+  readonly userSearch = new UserSearchIndex(
+    () => this.users.values(),
+    (id) => this.users.get(id) as User,
+  );
 
   // Aggregates.
   readonly userStats = new UserStatsTable();
@@ -118,7 +126,10 @@ export class TenantState {
     const kept = this as unknown as Record<CollectionName, unknown>;
     for (const name of COLLECTION_NAMES) kept[name] = COLLECTIONS[name] === 'log' ? [] : new Map();
     kept.assignments = data.assignmentTable ?? new AssignmentTable(data.assignments?.length);
-    this.userStats.reserve(data.users?.length ?? 0);
+    kept.users = new UserTable(data.madeUsers);
+    const made = data.madeUsers?.count ?? 0;
+    this.userStats.reserve(made + (data.users?.length ?? 0));
+    for (let id = 1; id <= made; id++) this.userStats.add(id);
     this.usersByApiId.reserve(data.users?.length ?? 0);
     this.usersByEmail.reserve(data.users?.length ?? 0);
     // A state file written before a collection existed has no array for it.
@@ -195,7 +206,7 @@ export class TenantState {
   // Users.
 
   addUser(user: User): void {
-    this.users.set(user.id, user);
+    this.users.add(user);
     this.usersByApiId.set(user.apiId, user.id);
     this.usersByEmail.set(user.email.toLowerCase(), user.id);
     this.userSearch.added(user);
@@ -203,26 +214,33 @@ export class TenantState {
   }
 
   userByApiId(apiId: string): User | undefined {
-    return this.userById(this.usersByApiId.get(apiId));
+    return this.userById(this.usersByApiId.get(apiId) ?? this.users.madeIdOf('apiId', apiId));
   }
 
   userByEmail(email: string): User | undefined {
-    return this.userById(this.usersByEmail.get(email.toLowerCase()));
+    const key = email.toLowerCase();
+    return this.userById(this.usersByEmail.get(key) ?? this.users.madeIdOf('email', key));
+  }
+
+  /** The user as the object a write changes, which every later read answers (user-table.ts). */
+  editUser(id: number): User | undefined {
+    return this.users.edit(id);
   }
 
   private userById(id: number | undefined): User | undefined {
     return id === undefined ? undefined : this.users.get(id);
   }
 
-  setUserEmail(user: User, email: string): void {
+  setUserEmail(id: number, email: string): void {
+    const user = this.editUser(id) as User;
     this.usersByEmail.delete(user.email.toLowerCase());
     user.email = email;
     this.usersByEmail.set(email.toLowerCase(), user.id);
     this.userSearch.changed();
   }
 
-  setUserName(user: User, name: string): void {
-    user.name = name;
+  setUserName(id: number, name: string): void {
+    (this.editUser(id) as User).name = name;
     this.userSearch.changed();
   }
 

@@ -24,12 +24,13 @@ const SEPARATOR = '\u0000';
 const TRIGRAM_BITS = 14;
 
 interface Chunk {
-  users: User[];
+  /** The users' ids: a scale seed's users are made when read (user-table.ts), so none is held here. */
+  ids: number[];
   /** The chunk's text, null until the next search needs it. */
   text: string | null;
   /** Where each user's text starts in `text`. */
   starts: number[];
-  /** The hashed trigrams of `text`, one bit each; kept up to date with `users` (they are never removed). */
+  /** The hashed trigrams of `text`, one bit each; kept up to date with `ids` (users are never removed). */
   trigrams: Uint32Array;
 }
 
@@ -59,16 +60,19 @@ export class UserSearchIndex {
   /** How many times the index was built from every user; a guard asserts searches do not rebuild it. */
   rebuilds = 0;
 
-  constructor(private readonly allUsers: () => Iterable<User>) {}
+  constructor(
+    private readonly allUsers: () => Iterable<User>,
+    private readonly userOf: (id: number) => User,
+  ) {}
 
   added(user: User): void {
     if (this.stale) return;
     let last = this.chunks.at(-1);
-    if (!last || last.users.length >= CHUNK) {
-      last = { users: [], text: null, starts: [], trigrams: new Uint32Array(1 << (TRIGRAM_BITS - 5)) };
+    if (!last || last.ids.length >= CHUNK) {
+      last = { ids: [], text: null, starts: [], trigrams: new Uint32Array(1 << (TRIGRAM_BITS - 5)) };
       this.chunks.push(last);
     }
-    last.users.push(user);
+    last.ids.push(user.id);
     last.text = null;
     noteTrigrams(last.trigrams, userText(user));
   }
@@ -96,7 +100,7 @@ export class UserSearchIndex {
       while (at >= 0) {
         const i = lastStartAtOrBefore(chunk.starts, at);
         total++;
-        if (found.length < limit) found.push(chunk.users[i] as User);
+        if (found.length < limit) found.push(this.userOf(chunk.ids[i] as number));
         // The next match must start in a later user: one count per user.
         const next = chunk.starts[i + 1];
         if (next === undefined) break;
@@ -117,9 +121,9 @@ export class UserSearchIndex {
     if (chunk.text === null) {
       let text = '';
       chunk.starts = [];
-      for (const user of chunk.users) {
+      for (const id of chunk.ids) {
         chunk.starts.push(text.length);
-        text += userText(user) + SEPARATOR;
+        text += userText(this.userOf(id)) + SEPARATOR;
       }
       chunk.text = text;
     }

@@ -77,7 +77,7 @@ function checkTimeZone(timezone: string | undefined, errors: FieldErrors): void 
 
 function checkEmail(t: TenantState, email: string, self: User | null, errors: FieldErrors): void {
   const holder = t.userByEmail(email);
-  if (holder && holder !== self) errors.add('email', 'e-mail is already taken');
+  if (holder && holder.id !== self?.id) errors.add('email', 'e-mail is already taken');
 }
 
 export function createUser(t: TenantState, actor: Actor, input: CreateUserInput, at: number): User {
@@ -136,9 +136,9 @@ export function updateUser(
   input: UpdateUserInput,
   at: number,
 ): User {
-  const user = userByApiId(t, apiId);
+  const found = userByApiId(t, apiId);
   const errors = new FieldErrors();
-  checkEmail(t, input.email, user, errors);
+  checkEmail(t, input.email, found, errors);
   if (input.password !== undefined && input.password.length < 8)
     errors.add('password', 'password must be at least 8 characters');
   if (input.roleAlias !== undefined && !isRole(input.roleAlias))
@@ -147,8 +147,9 @@ export function updateUser(
   if (input.attributes) checkValues(t, 'user', input.attributes, errors);
   errors.throwIfAny();
 
-  t.setUserEmail(user, input.email);
-  if (input.name !== undefined) t.setUserName(user, input.name);
+  const user = t.editUser(found.id) as User;
+  t.setUserEmail(user.id, input.email);
+  if (input.name !== undefined) t.setUserName(user.id, input.name);
   if (input.password !== undefined || input.passwordHash !== undefined) {
     user.passwordHash = input.passwordHash ?? hashPassword(input.password ?? '');
   }
@@ -182,30 +183,30 @@ export function banUser(t: TenantState, actor: Actor, user: User, at: number): U
       { data: { courses } },
     );
   }
-  if (!user.isBanned) {
-    user.isBanned = true;
-    audit(t, actor, at, 'user.ban', { type: 'user', id: user.apiId });
-  }
-  return user;
+  if (user.isBanned) return user;
+  const banned = t.editUser(user.id) as User;
+  banned.isBanned = true;
+  audit(t, actor, at, 'user.ban', { type: 'user', id: user.apiId });
+  return banned;
 }
 
 export function unbanUser(t: TenantState, actor: Actor, user: User, at: number): User {
-  if (user.isBanned) {
-    user.isBanned = false;
-    audit(t, actor, at, 'user.unban', { type: 'user', id: user.apiId });
-  }
-  return user;
+  if (!user.isBanned) return user;
+  const unbanned = t.editUser(user.id) as User;
+  unbanned.isBanned = false;
+  audit(t, actor, at, 'user.unban', { type: 'user', id: user.apiId });
+  return unbanned;
 }
 
 /** Seed 000, change_user_email: unique e-mail; the standard notification is recorded in the audit log. */
 export function changeEmail(t: TenantState, actor: Actor, user: User, email: string, at: number): User {
   const holder = t.userByEmail(email);
-  if (holder && holder !== user)
+  if (holder && holder.id !== user.id)
     throw conflict('EMAIL_TAKEN', `e-mail ${email} is already taken`, {
       fields: { email: ['e-mail is already taken'] },
     });
   const previous = user.email;
-  t.setUserEmail(user, email);
+  t.setUserEmail(user.id, email);
   audit(
     t,
     actor,
@@ -214,5 +215,5 @@ export function changeEmail(t: TenantState, actor: Actor, user: User, email: str
     { type: 'user', id: user.apiId },
     { from: previous, to: email, notificationSent: true },
   );
-  return user;
+  return t.users.get(user.id) as User;
 }

@@ -5,9 +5,10 @@
 // not into an object each: five million of those took seconds and gigabytes before the first answer.
 import { AssignmentTable } from '../domain/assignment-table.ts';
 import { DAY } from '../domain/clock.ts';
-import { type Assignment, type Course, type Group, noRecords, type User } from '../domain/model.ts';
+import { type Assignment, type Course, type Group, noRecords } from '../domain/model.ts';
 import type { Role } from '../domain/roles.ts';
 import { DEFAULT_AI_SETTINGS, type SeededTenantData } from '../domain/tenant-state.ts';
+import type { MadeUsers } from '../domain/user-table.ts';
 import { hashPassword } from '../domain/users.ts';
 import { DEMO_SITE_API_KEY, DEMO_TENANT, demoKeyRecords, START } from './demo.ts';
 
@@ -81,8 +82,49 @@ const LAST = [
 const ROLE_OF = (i: number): Role =>
   i === 1 ? 'admin' : i <= 5 ? 'manager' : i <= 25 ? 'author' : 'learner';
 
+/**
+ * The seed's users, made from their ids (domain/user-table.ts): user i has apiId `u<i>`, one of 400
+ * names, an e-mail ending in `<i>@scale.example`, the role of ROLE_OF and membership of one of the 50
+ * groups. Nothing per user is kept; the strings they share are made once (strings are immutable),
+ * as are the 50 group lists and one empty attribute set, all frozen.
+ */
+function madeUsers(count: number, groups: Group[]): MadeUsers {
+  const password = hashPassword('scale-password');
+  const names = LAST.map((last) => FIRST.map((first) => `${first} ${last}`));
+  const mailboxes = LAST.map((last) => FIRST.map((first) => `${first}.${last}`.toLowerCase()));
+  const groupIdsOf = groups.map((g) => Object.freeze([g.id]) as number[]);
+  const noAttributes = Object.freeze({});
+  const idIn = (match: RegExpExecArray | null) => (match ? Number(match[1]) : undefined);
+  return {
+    count,
+    make: (i) => {
+      const f = i % FIRST.length;
+      const l = Math.floor(i / FIRST.length) % LAST.length;
+      return Object.freeze({
+        id: i,
+        apiId: `u${i}`,
+        name: names[l]?.[f] as string,
+        email: `${mailboxes[l]?.[f]}${i}@scale.example`,
+        passwordHash: password,
+        role: ROLE_OF(i),
+        language: 'en',
+        timezone: 'UTC',
+        occupation: '',
+        location: '',
+        bio: '',
+        fromApi: true,
+        isBanned: false,
+        attributes: noAttributes,
+        groupIds: groupIdsOf[i % groups.length] as number[],
+        createdAt: START - 60 * DAY,
+      });
+    },
+    idOfApiId: (apiId) => idIn(/^u([1-9]\d{0,9})$/.exec(apiId)),
+    idOfEmail: (email) => idIn(/[^\d]([1-9]\d{0,9})@scale\.example$/.exec(email)),
+  };
+}
+
 export function scaleTenant(o: ScaleOptions): SeededTenantData {
-  const users: User[] = [];
   const groups: Group[] = Array.from({ length: 50 }, (_, g) => ({
     id: g + 1,
     parentId: g === 0 ? null : 1,
@@ -93,38 +135,7 @@ export function scaleTenant(o: ScaleOptions): SeededTenantData {
     courseIds: [],
     createdAt: START - 60 * DAY,
   }));
-  const password = hashPassword('scale-password');
-  // The 400 names, made once and shared by the users who bear them (strings are immutable). The
-  // users also share one empty attribute set: a PATCH replaces a user's set as a whole and renaming
-  // an attribute moves only the values a user holds (domain/users.ts, attributes.ts); it is frozen,
-  // so that any other change would fail loudly instead of reaching every user.
-  const names = LAST.map((last) => FIRST.map((first) => `${first} ${last}`));
-  const mailboxes = LAST.map((last) => FIRST.map((first) => `${first}.${last}`.toLowerCase()));
-  const noAttributes = Object.freeze({});
-  for (let i = 1; i <= o.users; i++) {
-    const f = i % FIRST.length;
-    const l = Math.floor(i / FIRST.length) % LAST.length;
-    const group = groups[i % groups.length] as Group;
-    group.memberIds.push(i);
-    users.push({
-      id: i,
-      apiId: `u${i}`,
-      name: names[l]?.[f] as string,
-      email: `${mailboxes[l]?.[f]}${i}@scale.example`,
-      passwordHash: password,
-      role: ROLE_OF(i),
-      language: 'en',
-      timezone: 'UTC',
-      occupation: '',
-      location: '',
-      bio: '',
-      fromApi: true,
-      isBanned: false,
-      attributes: noAttributes,
-      groupIds: [group.id],
-      createdAt: START - 60 * DAY,
-    });
-  }
+  for (let i = 1; i <= o.users; i++) (groups[i % groups.length] as Group).memberIds.push(i);
   const courses: Course[] = Array.from({ length: o.courses }, (_, c) => ({
     id: c + 1,
     name: `Course ${c + 1}`,
@@ -203,7 +214,7 @@ export function scaleTenant(o: ScaleOptions): SeededTenantData {
     mcpAccess: 'full',
     mcpAiAccess: true,
     ...noRecords(),
-    users,
+    madeUsers: madeUsers(o.users, groups),
     groups,
     courses,
     assignmentTable: assignments,

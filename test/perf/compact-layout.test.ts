@@ -28,7 +28,7 @@ describe('assignments in columns (the records of model.ts, kept without an objec
     const t = TenantState.empty('t', 'T', 'key');
     for (let id = 1; id <= 40; id++)
       t.addUser({
-        ...(scaleTenant({ users: 1, courses: 1, assignments: 1 }).users[0] as User),
+        ...(new TenantState(scaleTenant({ users: 1, courses: 1, assignments: 1 })).users.get(1) as User),
         id,
         apiId: `u${id}`,
         email: `u${id}@x.test`,
@@ -217,7 +217,7 @@ describe('user search skips chunks by trigram (seed 000, find_user)', () => {
     const letters = 'abcdeéfgh.@1 \nÄ';
     const word = (n: number) => Array.from({ length: n }, () => letters[pick(letters.length)]).join('');
     const t = TenantState.empty('t', 'T', 'key');
-    const template = scaleTenant({ users: 1, courses: 1, assignments: 1 }).users[0] as User;
+    const template = new TenantState(scaleTenant({ users: 1, courses: 1, assignments: 1 })).users.get(1) as User;
     for (let id = 1; id <= 1_500; id++)
       t.addUser({
         ...template,

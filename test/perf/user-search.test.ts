@@ -65,9 +65,9 @@ describe('user search from the chunked index (seed 000, find_user)', () => {
     const template = t.users.get(1) as User;
     t.addUser({ ...template, id: 5_001, apiId: 'late', name: 'Zelda Quokka', email: 'zelda@late.example' });
     expect(searchUsers(t, 'quokka', 20).found.map((u) => u.id)).toEqual([5_001]);
-    t.setUserName(t.users.get(7) as User, 'Wilhelmina Umlaut');
+    t.setUserName(7, 'Wilhelmina Umlaut');
     expect(searchUsers(t, 'umlaut', 20).found.map((u) => u.id)).toEqual([7]);
-    t.setUserEmail(t.users.get(8) as User, 'Renamed.Person@Example.test');
+    t.setUserEmail(8, 'Renamed.Person@Example.test');
     expect(searchUsers(t, 'renamed.person@', 20).found.map((u) => u.id)).toEqual([8]);
     expect(searchUsers(t, 'zelda', 20).total).toBe(1);
   });
