@@ -42,7 +42,11 @@ describe('users made from their ids (the scale seed)', () => {
     const t = scale(500);
     const oldEmail = (t.users.get(7) as User).email;
     updateUser(t, SITE_KEY, 'u7', { email: 'Seven@Example.test', name: 'Severin Seven', bio: 'New bio' }, AT);
-    expect(t.users.get(7)).toMatchObject({ name: 'Severin Seven', email: 'Seven@Example.test', bio: 'New bio' });
+    expect(t.users.get(7)).toMatchObject({
+      name: 'Severin Seven',
+      email: 'Seven@Example.test',
+      bio: 'New bio',
+    });
     expect(t.userByEmail(oldEmail)).toBeUndefined();
     expect(t.userByEmail('seven@example.test')?.id).toBe(7);
     expect(userByApiId(t, 'u7').bio).toBe('New bio');
@@ -52,7 +56,9 @@ describe('users made from their ids (the scale seed)', () => {
     expect(unbanUser(t, SITE_KEY, t.users.get(8) as User, AT).isBanned).toBe(false);
     expect(t.users.get(8)?.isBanned).toBe(false);
 
-    expect(changeEmail(t, SITE_KEY, t.users.get(9) as User, 'nine@example.test', AT).email).toBe('nine@example.test');
+    expect(changeEmail(t, SITE_KEY, t.users.get(9) as User, 'nine@example.test', AT).email).toBe(
+      'nine@example.test',
+    );
     expect(t.userByEmail('nine@example.test')?.id).toBe(9);
 
     addMember(t, 3, 10, AT);
@@ -75,18 +81,46 @@ describe('users made from their ids (the scale seed)', () => {
     expect(() => updateUser(t, SITE_KEY, 'u3', { email: taken }, AT)).toThrow();
     expect(() => updateUser(t, SITE_KEY, 'u2', { email: taken, bio: 'same address' }, AT)).not.toThrow();
     expect(() =>
-      createUser(t, SITE_KEY, { name: 'N', email: taken.toUpperCase(), password: 'long-enough', roleAlias: 'learner' }, AT),
+      createUser(
+        t,
+        SITE_KEY,
+        { name: 'N', email: taken.toUpperCase(), password: 'long-enough', roleAlias: 'learner' },
+        AT,
+      ),
     ).toThrow();
     expect(() =>
-      createUser(t, SITE_KEY, { id: 'u4', name: 'N', email: 'n@x.test', password: 'long-enough', roleAlias: 'learner' }, AT),
+      createUser(
+        t,
+        SITE_KEY,
+        { id: 'u4', name: 'N', email: 'n@x.test', password: 'long-enough', roleAlias: 'learner' },
+        AT,
+      ),
     ).toThrow();
   });
 
   it('moves the values of a renamed user attribute on made users that hold one (seed 001, Custom attribute)', () => {
     const t = scale(50);
-    const [def] = upsertAttributes(t, 'user', [{ name: 'Badge', type: 1, apiId: 'badge', position: 1 }]);
-    updateUser(t, SITE_KEY, 'u5', { email: (t.users.get(5) as User).email, attributes: { badge: 'gold' } }, AT);
-    upsertAttributes(t, 'user', [{ id: def?.id, name: 'Badge', type: 1, apiId: 'medal', position: 1 }]);
+    const [def] = upsertAttributes(t, 'user', [
+      { name: 'Badge', type: 1, apiId: 'badge', position: 1, isRequired: false, isVisible: true },
+    ]);
+    updateUser(
+      t,
+      SITE_KEY,
+      'u5',
+      { email: (t.users.get(5) as User).email, attributes: { badge: 'gold' } },
+      AT,
+    );
+    upsertAttributes(t, 'user', [
+      {
+        id: def?.id,
+        name: 'Badge',
+        type: 1,
+        apiId: 'medal',
+        position: 1,
+        isRequired: false,
+        isVisible: true,
+      },
+    ]);
     expect(t.users.get(5)?.attributes).toEqual({ medal: 'gold' });
     expect(t.users.get(6)?.attributes).toEqual({});
   });
@@ -106,7 +140,12 @@ describe('users made from their ids (the scale seed)', () => {
   it('writes every user, made or not, into a snapshot that loads back as the same users', () => {
     const t = scale(300);
     updateUser(t, SITE_KEY, 'u5', { email: 'five@example.test', name: 'Fifi' }, AT);
-    createUser(t, SITE_KEY, { name: 'Newcomer', email: 'new@x.test', password: 'long-enough', roleAlias: 'learner' }, AT);
+    createUser(
+      t,
+      SITE_KEY,
+      { name: 'Newcomer', email: 'new@x.test', password: 'long-enough', roleAlias: 'learner' },
+      AT,
+    );
     const data = JSON.parse(JSON.stringify(t.toData()));
     expect(data.users).toHaveLength(301);
     const back = new TenantState(data);

@@ -217,7 +217,9 @@ describe('user search skips chunks by trigram (seed 000, find_user)', () => {
     const letters = 'abcdeéfgh.@1 \nÄ';
     const word = (n: number) => Array.from({ length: n }, () => letters[pick(letters.length)]).join('');
     const t = TenantState.empty('t', 'T', 'key');
-    const template = new TenantState(scaleTenant({ users: 1, courses: 1, assignments: 1 })).users.get(1) as User;
+    const template = new TenantState(scaleTenant({ users: 1, courses: 1, assignments: 1 })).users.get(
+      1,
+    ) as User;
     for (let id = 1; id <= 1_500; id++)
       t.addUser({
         ...template,
