@@ -77,9 +77,7 @@ describe('the console’s assignments at the 100 000-user scale (docs/console.md
     await form.getByRole('button', { name: 'Filter' }).click();
     const hers = await listed('userId=u77');
     expect(hers.total).toBeGreaterThan(0);
-    await pager()
-      .filter({ hasText: `of ${hers.total}` })
-      .waitFor();
+    await pagerReads(`1–${Math.min(25, hers.total)} of ${hers.total}`);
     expect(await shownIds()).toEqual(ids(hers));
 
     await form.locator('input[name="userId"]').fill('');
@@ -88,9 +86,7 @@ describe('the console’s assignments at the 100 000-user scale (docs/console.md
     await form.locator('select[name="status"]').selectOption('finished');
     const finished = await listed('courseId=3&status=finished');
     expect(finished.total).toBeGreaterThan(0);
-    await pager()
-      .filter({ hasText: `of ${finished.total}` })
-      .waitFor();
+    await pagerReads(`1–${Math.min(25, finished.total)} of ${finished.total}`);
     expect(await shownIds()).toEqual(ids(finished));
     for (const status of await rows().locator('td.status').allInnerTexts()) expect(status).toBe('finished');
 
