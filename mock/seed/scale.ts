@@ -3,6 +3,7 @@
 // seconds; every value follows from its index, so the same sizes always give the same platform.
 // The assignments go straight into the columns the tenant keeps them in (domain/assignment-table.ts),
 // not into an object each: five million of those took seconds and gigabytes before the first answer.
+// The users are not built at all: `madeUsers` answers user n from n alone (domain/user-table.ts).
 import { AssignmentTable } from '../domain/assignment-table.ts';
 import { DAY } from '../domain/clock.ts';
 import { type Assignment, type Course, type Group, noRecords } from '../domain/model.ts';
