@@ -236,12 +236,12 @@ export class TenantState {
     this.usersByEmail.delete(user.email.toLowerCase());
     user.email = email;
     this.usersByEmail.set(email.toLowerCase(), user.id);
-    this.userSearch.changed();
+    this.userSearch.changed(id);
   }
 
   setUserName(id: number, name: string): void {
     (this.editUser(id) as User).name = name;
-    this.userSearch.changed();
+    this.userSearch.changed(id);
   }
 
   // Courses.

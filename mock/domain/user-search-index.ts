@@ -19,8 +19,9 @@
 // Each user's text is `name\nemail` lower-cased, and users are separated by a NUL, which no needle
 // here contains (`matches` refuses one), so a match never spans two users. Chunks follow the users'
 // creation order, the order answers list them in. A new user is appended to the last chunk; a
-// changed name or e-mail marks the whole index for rebuilding on the next search (rare writes, and
-// a rebuild is one pass over the users).
+// changed name or e-mail redoes the user's chunk alone: its text is dropped and its trigram bits
+// cleared and noted again. Rebuilding the whole index instead took over a second at a million users,
+// so a client alternating renames and searches held the event loop that long each time.
 import type { User } from './model.ts';
 
 const CHUNK = 64;
@@ -67,6 +68,19 @@ class TrigramRows {
       if (((this.words[word] as number) & mask) === 0) {
         this.words[word] = (this.words[word] as number) | mask;
         this.chunksWith[bit] = (this.chunksWith[bit] as number) + 1;
+      }
+    }
+  }
+
+  /** Clears every bit of `chunk`, so that its text can be noted again. */
+  forget(chunk: number): void {
+    const run = Math.floor(chunk / RUN);
+    if (run >= this.runs) return;
+    const mask = 1 << (chunk % RUN);
+    for (let bit = 0, word = run; bit < 1 << TRIGRAM_BITS; bit++, word += this.runs) {
+      if (((this.words[word] as number) & mask) !== 0) {
+        this.words[word] = (this.words[word] as number) & ~mask;
+        this.chunksWith[bit] = (this.chunksWith[bit] as number) - 1;
       }
     }
   }
@@ -122,8 +136,31 @@ export class UserSearchIndex {
     this.trigrams.note(chunk, userText(user));
   }
 
-  changed(): void {
-    this.stale = true;
+  /** User `id`'s name or e-mail changed: its chunk's text and bits are redone. */
+  changed(id: number): void {
+    if (this.stale) return;
+    const at = this.chunkOf(id);
+    if (at < 0) {
+      this.stale = true;
+      return;
+    }
+    const chunk = this.chunks[at] as Chunk;
+    chunk.text = null;
+    this.trigrams.forget(at);
+    for (const each of chunk.ids) this.trigrams.note(at, userText(this.userOf(each)));
+  }
+
+  /** The chunk holding user `id`: by bisection, since ids grow with creation, else by looking at each. */
+  private chunkOf(id: number): number {
+    let low = 0;
+    let high = this.chunks.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >>> 1;
+      if (((this.chunks[mid] as Chunk).ids[0] as number) <= id) low = mid;
+      else high = mid - 1;
+    }
+    if (this.chunks[low]?.ids.includes(id)) return low;
+    return this.chunks.findIndex((chunk) => chunk.ids.includes(id));
   }
 
   /** Whether `needle` (already lower-cased) can be searched here; a NUL would cross users. */

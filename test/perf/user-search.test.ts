@@ -72,6 +72,20 @@ describe('user search from the chunked index (seed 000, find_user)', () => {
     expect(searchUsers(t, 'zelda', 20).total).toBe(1);
   });
 
+  it('redoes only the renamed user’s chunk: no rebuild, and the old name is no longer found', () => {
+    const t = scale(5_000);
+    const before = searchUsers(t, 'weber1', 50);
+    expect(before.total).toBeGreaterThan(0);
+    for (const user of before.found) t.setUserName(user.id, `Renamed ${user.id}`);
+    t.setUserEmail(4_999, 'last.chunk@example.test');
+    for (const query of ['weber1', 'renamed', 'renamed 1', 'last.chunk', 'greta', 'a'])
+      expect(
+        (({ found, total }) => ({ found: found.map((u) => u.id), total }))(searchUsers(t, query, 50)),
+        query,
+      ).toEqual(naive(t.users.values(), query, 50));
+    expect(t.userSearch.rebuilds).toBe(1);
+  });
+
   it('a query containing NUL is answered by testing every user (it would cross users in the index)', () => {
     const t = scale(100);
     expect(searchUsers(t, 'a\u0000b', 20)).toEqual({ found: [], total: 0 });
