@@ -1,6 +1,6 @@
 // Users (seed 001, "User" and "Users"; seed 000, ban_user, unban_user, change_user_email).
 // Each function checks everything first and changes state only when nothing is wrong.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { assign } from './assignments.ts';
 import { checkedValues, checkValues } from './attributes.ts';
 import { type Actor, audit } from './audit.ts';
@@ -46,9 +46,11 @@ export interface UpdateUserInput {
   attributes?: Record<string, AttributeInputValue>;
 }
 
-/** A mock needs no slow hash; it only must never keep the password itself. */
-export const hashPassword = (password: string) =>
-  createHash('sha256').update(`lmskit:${password}`).digest('hex');
+/**
+ * A mock needs no slow hash; it only must never keep the password itself. One-shot `hash`: a Hash
+ * object per call cost several times the digest itself, on every created user.
+ */
+export const hashPassword = (password: string) => hash('sha256', `lmskit:${password}`, 'hex');
 
 /** The input as it may be written down: the password replaced by its hash (state files, snapshots). */
 export function withoutPassword<T extends { password?: string; passwordHash?: string }>(input: T): T {
