@@ -11,8 +11,8 @@ import { docsRouter, type LoadDocs } from './http/docs.ts';
 import { type ApiError, sendError as sendErrorBody } from './http/error-body.ts';
 import { sendIndex } from './http/index-page.ts';
 import { callerOfCredentials, RequestJournal } from './http/journal.ts';
+import { JSON_BODY_LIMIT, jsonBody } from './http/json-body.ts';
 import { methodsOfPaths } from './http/methods.ts';
-import { refuseDeepJson } from './http/refusals.ts';
 import { apiOf, Runtime } from './http/runtime.ts';
 import { sendV1Error, v1ErrorOf } from './http/v1/errors.ts';
 import { v1Router } from './http/v1/router.ts';
@@ -54,7 +54,6 @@ export function trustProxySetting(value: string): string | false {
 }
 
 /** Bodies over 1 MB are refused (docs/adr-0002: bad input and bounds). */
-export const BODY_LIMIT = '1mb';
 
 type Api = ReturnType<typeof apiOf>;
 
@@ -112,7 +111,7 @@ export function createApp(options: AppOptions) {
       { prefix: '/__admin', spec: specs.admin, shape: 'error-code' },
     ]),
   );
-  const json = express.json({ limit: BODY_LIMIT, type: 'application/json', verify: refuseDeepJson });
+  const json = jsonBody();
   // No operation reads a GET's body: the parser is skipped for the most frequent requests.
   app.use((req, res, next) =>
     req.method === 'GET' || req.method === 'HEAD' ? next() : json(req, res, next),
@@ -164,7 +163,13 @@ export function createApp(options: AppOptions) {
     }
     const e = error as { type?: string; status?: number };
     if (e.type === 'entity.too.large')
-      return sendError(req, res, 400, 'VALIDATION_ERROR', `Request body is larger than ${BODY_LIMIT}`);
+      return sendError(
+        req,
+        res,
+        400,
+        'VALIDATION_ERROR',
+        `Request body is larger than ${JSON_BODY_LIMIT / 2 ** 20}mb`,
+      );
     if (e.type === 'entity.parse.failed')
       return sendError(req, res, 400, 'VALIDATION_ERROR', 'Malformed JSON body');
     if (e.type === 'entity.too.deep')

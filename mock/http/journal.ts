@@ -14,6 +14,7 @@ import type { Platform } from '../domain/platform.ts';
 import type { Specs } from '../specs.ts';
 import type { InputProblem } from './contract.ts';
 import { describeProblems } from './error-body.ts';
+import { receivedJson } from './json-body.ts';
 
 /** Requests kept by default (`--journal-size`). */
 export const DEFAULT_JOURNAL_SIZE = 1000;
@@ -71,12 +72,20 @@ interface Stored {
 /** The raw parts of a request and its answer, as recorded. */
 interface Sent {
   requestHeaders: IncomingHttpHeaders;
-  requestBody: Omit<JournalMessage, 'headers'>;
+  requestBody: Omit<JournalMessage, 'headers'> | JsonSent;
   responseHeaders: OutgoingHttpHeaders;
   /** The answer's first BODY_LIMIT bytes (or fewer), as written: strings or buffers. */
   chunks: (string | Buffer)[];
   chunkEncodings: BufferEncoding[];
   totalBytes: number;
+}
+
+/** A JSON request body as text (its first BODY_LIMIT characters), parsed when first shown. */
+interface JsonSent {
+  json: string;
+  /** The body's size in bytes, and its text's. */
+  bodySize: number;
+  textSize: number;
 }
 
 /** The request and answer as the journal shows them (`text`: the answer for the verdict, when whole). */
@@ -121,8 +130,7 @@ const isText = (type: string) => /json|text|xml|javascript|html|csv|yaml|x-www-f
 
 /** A body as the journal shows it: parsed JSON, else text, cut at BODY_LIMIT with a note. */
 function bodyOf(text: string, size: number, type: string): Pick<JournalMessage, 'body' | 'bodyNote'> {
-  if (size > BODY_LIMIT)
-    return { body: text.slice(0, BODY_LIMIT), bodyNote: `cut at ${BODY_LIMIT} of ${size} bytes` };
+  if (size > BODY_LIMIT) return { body: cut(text), bodyNote: `cut at ${BODY_LIMIT} of ${size} bytes` };
   if (type.includes('json')) {
     try {
       return { body: JSON.parse(text), bodyNote: null };
@@ -133,7 +141,14 @@ function bodyOf(text: string, size: number, type: string): Pick<JournalMessage, 
   return { body: text === '' ? null : text, bodyNote: null };
 }
 
-function requestBodyOf(req: Request): Omit<JournalMessage, 'headers'> {
+/**
+ * The first BODY_LIMIT characters of `text`, copied: a slice of a long string would hold the whole
+ * of it in memory for as long as the journal keeps the slice.
+ */
+const cut = (text: string) =>
+  text.length > BODY_LIMIT ? Buffer.from(text.slice(0, BODY_LIMIT)).toString() : text;
+
+function requestBodyOf(req: Request): Omit<JournalMessage, 'headers'> | JsonSent {
   const { headers } = req;
   const type = headers['content-type'] ?? '';
   const declared = Number(headers['content-length'] ?? 0);
@@ -148,11 +163,11 @@ function requestBodyOf(req: Request): Omit<JournalMessage, 'headers'> {
     return { body: null, bodySize: 0, bodyNote: null };
   if (type.startsWith('multipart/'))
     return { body: null, bodySize: declared, bodyNote: `a multipart body of ${declared} bytes, not read` };
-  // express.json parsed it (after this middleware, before the answer): keep what the handler saw.
+  // Read after this middleware, before the answer: the text as received, else the body written out.
   if (req.body !== undefined && type.includes('json')) {
-    const text = JSON.stringify(req.body) ?? '';
-    const size = declared || Buffer.byteLength(text);
-    return { ...bodyOf(text, Buffer.byteLength(text), 'application/json'), bodySize: size };
+    const text = receivedJson(req) ?? JSON.stringify(req.body) ?? '';
+    const textSize = Buffer.byteLength(text);
+    return { json: cut(text), bodySize: declared || textSize, textSize };
   }
   return {
     body: null,
@@ -318,7 +333,6 @@ export class RequestJournal {
       inputProblems: (res.locals.inputProblems as InputProblem[] | undefined) ?? null,
       sent: {
         requestHeaders: req.headers,
-        // What the handler saw: read now, before anything else can change the parsed body.
         requestBody: requestBodyOf(req),
         responseHeaders: res.getHeaders(),
         chunks: r.answer.chunks,
@@ -356,7 +370,15 @@ export class RequestJournal {
           bodyNote: totalBytes ? `${totalBytes} bytes of ${responseType || 'untyped'} data` : null,
         };
     s.shown = {
-      request: { headers: headersOf(requestHeaders), ...requestBody },
+      request: {
+        headers: headersOf(requestHeaders),
+        ...('json' in requestBody
+          ? {
+              ...bodyOf(requestBody.json, requestBody.textSize, 'application/json'),
+              bodySize: requestBody.bodySize,
+            }
+          : requestBody),
+      },
       response: {
         headers: headersOf(responseHeaders as Record<string, string | string[] | number>),
         ...body,
