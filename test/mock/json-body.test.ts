@@ -26,7 +26,7 @@ const usersNow = () => h.platform.tenant('demo').users.size;
 const post = (body: Buffer | string, headers: Record<string, string> = {}) =>
   h.v1('/users', {
     method: 'POST',
-    body,
+    body: typeof body === 'string' ? body : new Uint8Array(body),
     headers: { 'content-type': 'application/json', ...headers },
   });
 
