@@ -9,7 +9,7 @@ import { pin } from './machine.ts';
 export interface LoadJob {
   id: number;
   url: string;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PATCH';
   headers: Record<string, string>;
   body?: string;
   /** A body template whose `{n}` becomes unique per request (writes that must not collide). */
