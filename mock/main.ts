@@ -104,8 +104,9 @@ const seed = seeds(values['seed-scale'] ? 'scale' : values.seed);
 const platform = new Platform(new VirtualClock({ start: seed.now, frozen: values['frozen-clock'] }), seeds);
 platform.load(seed, true);
 
-const compactEvery = Number(process.env.LMSKIT_COMPACT_EVERY ?? 10_000);
-if (!Number.isInteger(compactEvery) || compactEvery < 1)
+const compactEvery =
+  process.env.LMSKIT_COMPACT_EVERY === undefined ? undefined : Number(process.env.LMSKIT_COMPACT_EVERY);
+if (compactEvery !== undefined && (!Number.isInteger(compactEvery) || compactEvery < 1))
   usageError(`LMSKIT_COMPACT_EVERY takes a whole number ≥ 1, not ${process.env.LMSKIT_COMPACT_EVERY}`, HELP);
 const stateFile = values['state-file'] ? new StateFile(values['state-file'], { compactEvery }) : null;
 if (stateFile) {

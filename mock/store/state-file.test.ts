@@ -154,6 +154,22 @@ describe('StateFile: acknowledged writes survive a restart', () => {
     expect(snapshotText(second.platform)).toBe(snapshotText(first.platform));
   });
 
+  it('compacts by default once the journal has grown as large as the snapshot, and not before (state-file.ts)', () => {
+    const first = start();
+    const snapshotBytes = readFileSync(path).length;
+    let journalled = 0;
+    for (let i = 0; journalled < snapshotBytes; i++) {
+      run(first.platform, ['advanceClock', { seconds: 1 }]);
+      journalled = readFileSync(path).length - snapshotBytes;
+      expect(lines(), `after ${i + 1} writes`).toHaveLength(i + 2);
+    }
+    run(first.platform, ['advanceClock', { seconds: 1 }]);
+    expect(lines()).toHaveLength(2);
+    const second = start();
+    expect(second.report).toEqual({ ...clean, replayed: 1 });
+    expect(snapshotText(second.platform)).toBe(snapshotText(first.platform));
+  });
+
   it('takes the line of a refused command back: the file is as before (docs/mock.md, Durable state: only successful commands are journalled)', () => {
     const first = start();
     run(first.platform, WRITES[0] as AnyCommand);
@@ -286,6 +302,18 @@ describe('StateFile: a damaged file stops the start unless recovery is asked for
 });
 
 describe('StateFile: a path that cannot hold the file', () => {
+  it('refuses a state too large for one snapshot in one sentence, and writes nothing (docs/mock.md, Durable state)', () => {
+    const platform = demoPlatform();
+    platform.snapshot = () => {
+      throw new RangeError('Invalid string length');
+    };
+    const file = new StateFile(path, { warn: () => {} });
+    expect(() => file.open(platform)).toThrow(
+      /^The state file .* cannot be used: the platform state is too large to write as one snapshot [^\n]*\.$/,
+    );
+    expect(existsSync(path)).toBe(false);
+  });
+
   const failure = (code: string) => () => {
     throw Object.assign(new Error(`${code}: refused`), { code });
   };
