@@ -4,6 +4,12 @@
 // few large answers (a 100-user page, a statistics body) cannot hold memory that a long mixed load
 // would see grow. Entries of an older state version are never served again; they leave as newer
 // answers come in.
+//
+// An answer is kept the second time its key is asked for, not the first: a read asked for once (a
+// search whose every query is new, a page after a write) would only push out answers that are asked
+// for again, and keeping it cost a copy of its bytes and, held past two scavenges, a promotion to the
+// old generation (11 % of the CPU of a new search at a million users, bench/RESULTS.md). The keys
+// asked for once are remembered in a set that starts over at four times the cache's entries.
 
 export interface Answer {
   type: string;
@@ -13,6 +19,7 @@ export interface Answer {
 
 export class AnswerCache {
   private readonly answers = new Map<string, Answer>();
+  private readonly askedOnce = new Set<string>();
   private chars = 0;
 
   constructor(
@@ -22,6 +29,14 @@ export class AnswerCache {
 
   get(key: string): Answer | undefined {
     return this.answers.get(key);
+  }
+
+  /** Whether the answer under `key`, not found, should be kept once made: it was asked for before. */
+  admits(key: string): boolean {
+    if (this.askedOnce.delete(key)) return true;
+    if (this.askedOnce.size >= 4 * this.maxEntries) this.askedOnce.clear();
+    this.askedOnce.add(key);
+    return false;
   }
 
   set(key: string, answer: Answer): void {

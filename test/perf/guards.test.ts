@@ -83,16 +83,19 @@ describe('the HTTP layer', () => {
     compile.mockRestore();
   });
 
-  it('answers a repeated read from the answer cache until a write changes the state', async () => {
+  it('answers a read asked for again from the answer cache until a write changes the state', async () => {
     const t = h.platform.tenant('demo');
     const scans = vi.spyOn(t.userSearch, 'search');
+    // The first ask is answered, the second kept (answer-cache.ts: kept the second time), the rest served.
     await h.v2('/users?query=lena');
-    const first = scans.mock.calls.length;
-    expect(first).toBeGreaterThan(0);
     await h.v2('/users?query=lena');
-    expect(scans.mock.calls.length).toBe(first);
+    const kept = scans.mock.calls.length;
+    expect(kept).toBeGreaterThan(0);
+    await h.v2('/users?query=lena');
+    await h.v2('/users?query=lena');
+    expect(scans.mock.calls.length).toBe(kept);
     await h.v1('/groups', { method: 'POST', json: { name: 'A write' } });
     await h.v2('/users?query=lena');
-    expect(scans.mock.calls.length).toBeGreaterThan(first);
+    expect(scans.mock.calls.length).toBeGreaterThan(kept);
   });
 });

@@ -31,6 +31,16 @@ describe('the answer cache is bounded', () => {
     cache.set('same', answer(700));
     expect(cache.size).toEqual({ entries: 1, chars: 700 });
   });
+
+  it('admits a key the second time it is asked for, and remembers at most four times its entries asked once', () => {
+    const cache = new AnswerCache(10, 1_000_000);
+    expect(cache.admits('a')).toBe(false);
+    expect(cache.admits('a')).toBe(true);
+    for (let i = 0; i < 10_000; i++) expect(cache.admits(`once${i}`)).toBe(false);
+    // The set started over on the way: the earliest keys asked once are forgotten, the latest remembered.
+    expect(cache.admits('once9999')).toBe(true);
+    expect(cache.admits('once0')).toBe(false);
+  });
 });
 
 describe('the failed-login limit forgets IPs whose window has passed (seed 000, Errors: MCP_AUTH_RATE_LIMITED)', () => {

@@ -4,8 +4,8 @@ import type { Response } from 'express';
 import type { Answer, AnswerCache } from '../answer-cache.ts';
 
 /**
- * Answers from the cache and tells so (true), or arranges for the 200 answer about to be sent to be
- * kept under `key` (false).
+ * Answers from the cache and tells so (true), or, when the cache admits the key (answer-cache.ts),
+ * arranges for the 200 answer about to be sent to be kept under it (false).
  */
 export function answerFromCache(res: Response, cache: AnswerCache, key: string): boolean {
   const hit = cache.get(key);
@@ -13,7 +13,7 @@ export function answerFromCache(res: Response, cache: AnswerCache, key: string):
     sendKept(res, hit);
     return true;
   }
-  rememberAnswer(res, (answer) => cache.set(key, answer));
+  if (cache.admits(key)) rememberAnswer(res, (answer) => cache.set(key, answer));
   return false;
 }
 

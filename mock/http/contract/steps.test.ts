@@ -122,8 +122,14 @@ describe('inputProblems', () => {
 });
 
 describe('answerFromCache', () => {
-  it('keeps a 200 answer as it is sent and serves it again under the same key, but not a refusal', () => {
+  it('keeps a 200 answer asked for a second time and serves it again under the same key, but not a refusal', () => {
     const cache = new AnswerCache();
+    // Asked for once: made, not kept.
+    const once = response();
+    expect(answerFromCache(once.res, cache, 'k')).toBe(false);
+    once.res.set('content-type', 'application/json');
+    once.res.send('{"id":1}');
+    expect(cache.size.entries).toBe(0);
     const first = response();
     expect(answerFromCache(first.res, cache, 'k')).toBe(false);
     first.res.set('content-type', 'application/json');
@@ -134,6 +140,7 @@ describe('answerFromCache', () => {
 
     // An answer of 1 000 characters or more is kept as the bytes Express would have made of it.
     const large = `{"name":"${'é'.repeat(1000)}"}`;
+    cache.admits('big');
     const big = response();
     answerFromCache(big.res, cache, 'big');
     big.res.set('content-type', 'application/json');
@@ -149,6 +156,7 @@ describe('answerFromCache', () => {
       },
     ]);
 
+    cache.admits('other');
     const refused = response();
     answerFromCache(refused.res, cache, 'other');
     refused.res.status(404).send('{"code":"NOT_FOUND"}');
