@@ -359,6 +359,9 @@ export interface paths {
          *     `limit` and `offset`. The tool's own parameter names (`authorId`, `from`, `to`, `limit`, `offset`)
          *     are mapped onto these.
          *
+         *     Retention is not shown in the seeds; assumed here: a tenant's log keeps at most its newest
+         *     `x-assumed-retention` entries, the oldest dropped first.
+         *
          *     - Scope: `read`.
          *     - Permission: `audit_view`.
          *     - Licence: tenant `mcpAccess` `read` or `full`.

@@ -1,7 +1,8 @@
 // The audit log as get_audit_log reads it (seed 000, Read tools: get_audit_log): a window of ISO
 // date-times or days, the author named, newest first, paged; a window that is not a date refused.
 import { describe, expect, it } from 'vitest';
-import { audit, readAuditLog, SITE_KEY } from './audit.ts';
+import { loadSpecs } from '../specs.ts';
+import { AUDIT_RETENTION, audit, readAuditLog, SITE_KEY } from './audit.ts';
 import { DomainError } from './errors.ts';
 import { TenantState } from './tenant-state.ts';
 import { createUser } from './users.ts';
@@ -70,4 +71,27 @@ describe('readAuditLog', () => {
       expect(error).toMatchObject({ kind: 'validation', code: 'VALIDATION_ERROR' });
     },
   );
+});
+
+describe('audit retention', () => {
+  it('is the retention the contract states (openapi/v2 /audit: x-assumed-retention)', () => {
+    const paths = loadSpecs().v2.paths as Record<string, { get?: Record<string, unknown> }>;
+    const operation = paths['/audit']?.get;
+    expect(operation?.['x-assumed-retention']).toBe(AUDIT_RETENTION);
+  });
+
+  it('keeps at most AUDIT_RETENTION entries, dropping the oldest, so a long run of writes cannot grow it for good (docs/adr-0002: the audit log)', () => {
+    const { t } = setup();
+    for (let i = 0; i < 3 * AUDIT_RETENTION; i++)
+      audit(t, SITE_KEY, DAY_START + 100 + i, 'user.update', { type: 'user', id: `u${i}` });
+    expect(t.audit.length).toBeLessThanOrEqual(AUDIT_RETENTION);
+    expect(t.audit.length).toBeGreaterThan(AUDIT_RETENTION / 2);
+    const { entries, total } = readAuditLog(t, { limit: 1, offset: 0 });
+    expect(total).toBe(t.audit.length);
+    expect(entries[0]?.target).toEqual({ type: 'user', id: `u${3 * AUDIT_RETENTION - 1}` });
+    // Ids stay increasing and unique: the oldest kept follow on from what was dropped.
+    const ids = t.audit.map((e) => e.id);
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    expect(t.audit.at(-1)?.id).toBe((t.audit[0]?.id ?? 0) + t.audit.length - 1);
+  });
 });
