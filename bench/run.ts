@@ -17,6 +17,7 @@ import { bundlePath, ROOT } from '../lib/paths.ts';
 import { DEMO_SITE_API_KEY, demoMcpKey } from '../mock/seed/demo.ts';
 import { LoadGenerator, type LoadSummary } from './load.ts';
 import { CPUS, describeMachine, loadAverage, pin } from './machine.ts';
+import { lmskitNodeFlags } from './node-flags.ts';
 import { median, round2, spread } from './stats.ts';
 
 const FULL = process.env.BENCH_FULL === '1';
@@ -71,6 +72,7 @@ const rssMb = (child: ChildProcess) =>
 const base = (p: number) => `http://127.0.0.1:${p}`;
 const lmskit = join(ROOT, 'bin', 'lmskit.js');
 const mockArgs = (port: number, extra: string[]) => [
+  ...lmskitNodeFlags(),
   lmskit,
   'mock',
   '--port',

@@ -13,6 +13,7 @@ import { ROOT } from '../lib/paths.ts';
 import { demoMcpKey } from '../mock/seed/demo.ts';
 import { LoadGenerator, type LoadSummary } from './load.ts';
 import { CPUS, loadAverage, pin } from './machine.ts';
+import { lmskitNodeFlags } from './node-flags.ts';
 import { spread } from './stats.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
@@ -55,7 +56,16 @@ async function start(args: string[], readyUrl: string, headers: Record<string, s
 
 const mockPort = await freePort();
 const mock = await start(
-  [join(ROOT, 'bin', 'lmskit.js'), 'mock', '--port', String(mockPort), '--rate-limit', '0', '--frozen-clock'],
+  [
+    ...lmskitNodeFlags(),
+    join(ROOT, 'bin', 'lmskit.js'),
+    'mock',
+    '--port',
+    String(mockPort),
+    '--rate-limit',
+    '0',
+    '--frozen-clock',
+  ],
   `${base(mockPort)}/api/v2/courses/1`,
   MCP,
 );
@@ -70,7 +80,16 @@ const contenders: Record<string, Contender> = { direct: { port: null, process: m
 for (const [name, root] of [['tool', ROOT], ...(BASELINE ? [['baseline', BASELINE]] : [])]) {
   const port = await freePort();
   const lmskit = join(root as string, 'bin', 'lmskit.js');
-  const args = [lmskit, 'mcp', '--http', '--port', String(port), '--base-url', base(mockPort)];
+  const args = [
+    ...lmskitNodeFlags(root as string),
+    lmskit,
+    'mcp',
+    '--http',
+    '--port',
+    String(port),
+    '--base-url',
+    base(mockPort),
+  ];
   contenders[name as string] = { port, process: await start(args, `${base(port)}/mcp`) };
 }
 

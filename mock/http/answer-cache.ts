@@ -2,8 +2,10 @@
 // contract router builds the key; docs/architecture.md, "A request through the mock", step 6).
 // Bounded twice, oldest out first: by count, and by the characters of the bodies kept, so that a
 // few large answers (a 100-user page, a statistics body) cannot hold memory that a long mixed load
-// would see grow. Entries of an older state version are never served again; they leave as newer
-// answers come in.
+// would see grow. Every answer kept is of one epoch (the state version and the virtual second): an
+// older epoch's answers are never served again, so a new epoch starts the cache over. Left to leave
+// as newer answers came in, they held the whole budget under a mixed read/write load (8 MB of
+// statistics bodies of past versions, bench/RESULTS.md, Memory under mixed load).
 //
 // An answer is kept the second time its key is asked for, not the first: a read asked for once (a
 // search whose every query is new, a page after a write) would only push out answers that are asked
@@ -21,11 +23,21 @@ export class AnswerCache {
   private readonly answers = new Map<string, Answer>();
   private readonly askedOnce = new Set<string>();
   private chars = 0;
+  private epoch: string | undefined;
 
   constructor(
     readonly maxEntries = 1000,
     readonly maxChars = 8 * 2 ** 20,
   ) {}
+
+  /** Starts the cache over when `epoch` is not the epoch of the answers kept. */
+  enter(epoch: string): void {
+    if (epoch === this.epoch) return;
+    this.epoch = epoch;
+    this.answers.clear();
+    this.askedOnce.clear();
+    this.chars = 0;
+  }
 
   get(key: string): Answer | undefined {
     return this.answers.get(key);

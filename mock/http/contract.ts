@@ -45,10 +45,11 @@ export interface ContractRouterOptions {
   /** When set, every JSON answer is checked against the document; a departure is passed here. */
   onResponseMismatch?: MismatchReport;
   /**
-   * What a GET answer depends on besides its URL (the caller, the state version, the virtual time);
-   * with it, successful GET answers are served again while that stays the same. Runs after `before`.
+   * What a GET answer depends on besides its URL: the caller, and the epoch of every answer (the
+   * state version, the virtual time). With it, successful GET answers are served again while both
+   * stay the same. Runs after `before`.
    */
-  cacheKey?: (req: Request, res: Response) => string;
+  cacheBy?: { epoch: () => string; caller: (res: Response) => string };
 }
 
 /** What the steps of one request hand on to the next. */
@@ -153,9 +154,10 @@ function chain(
     // installed first so that the answer check, installed after it and so run before it, refuses a
     // departing answer before anything is kept.
     (req, res, next) => {
-      const key =
-        method === 'get' && options.cacheKey ? `${options.cacheKey(req, res)}|${req.originalUrl}` : null;
-      if (!key || !answerFromCache(res, cache, key)) next();
+      const { cacheBy } = options;
+      if (method !== 'get' || !cacheBy) return next();
+      cache.enter(cacheBy.epoch());
+      if (!answerFromCache(res, cache, `${cacheBy.caller(res)}|${req.originalUrl}`)) next();
     },
     (_req, res, next) => {
       if (options.onResponseMismatch) checkAnswer(res, schemas, op, options.onResponseMismatch);

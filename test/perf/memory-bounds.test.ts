@@ -1,6 +1,10 @@
 // Memory that stays put under a long mixed load (docs/architecture.md, "A request through the mock"):
 // the answer cache and the failed-login limit stay within their bounds whatever is asked. Counts, not timings.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { lmskitNodeFlags } from '../../bench/node-flags.ts';
+import { ROOT } from '../../lib/paths.ts';
 import { AnswerCache } from '../../mock/http/answer-cache.ts';
 import { FailedAuthLimiter } from '../../mock/http/v2/pipeline/failed-auth-limit.ts';
 
@@ -40,6 +44,29 @@ describe('the answer cache is bounded', () => {
     // The set started over on the way: the earliest keys asked once are forgotten, the latest remembered.
     expect(cache.admits('once9999')).toBe(true);
     expect(cache.admits('once0')).toBe(false);
+  });
+
+  it('starts over when the epoch (state version, virtual second) changes: older answers are never served again', () => {
+    const cache = new AnswerCache(1000, 1_000_000);
+    cache.enter('v1|t0');
+    cache.set('k', answer(500));
+    cache.admits('asked');
+    cache.enter('v1|t0');
+    expect(cache.get('k')?.body).toHaveLength(500);
+    cache.enter('v2|t0');
+    expect(cache.size).toEqual({ entries: 0, chars: 0 });
+    expect(cache.get('k')).toBeUndefined();
+    // What was asked once in the old epoch does not count as a first ask in the new one.
+    expect(cache.admits('asked')).toBe(false);
+  });
+});
+
+describe('the young generation is bounded wherever lmskit starts', () => {
+  it('bin/lmskit.js, `npm start` and the bench start Node with the same heap flags', () => {
+    const flags = lmskitNodeFlags();
+    expect(flags).toContain('--max-semi-space-size=4');
+    const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+    expect(scripts.start).toBe(`node ${flags.join(' ')} bin/lmskit.js mock`);
   });
 });
 

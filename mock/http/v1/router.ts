@@ -146,7 +146,7 @@ export function v1Router({ spec, platform, onResponseMismatch }: V1Options) {
     },
     invalid: (res, problems) => invalidV1(res, problems, res.req.body),
     // A read answers the same until the state or the virtual second changes.
-    cacheKey: (_req, res) => `${tenant(res).id}|${platform.version}|${platform.now()}`,
+    cacheBy: { epoch: () => `${platform.version}|${platform.now()}`, caller: (res) => tenant(res).id },
     onResponseMismatch,
   });
 }

@@ -275,6 +275,6 @@ export function v2Router({ spec, platform, limits, rateLimiter, onResponseMismat
     onResponseMismatch,
     // A read answers the same for the same key until the state or the virtual second changes; the
     // pipeline (auth, limits, lastUsedAt) still runs for every request.
-    cacheKey: (_req, res) => `${caller(res).key.id}|${platform.version}|${platform.now()}`,
+    cacheBy: { epoch: () => `${platform.version}|${platform.now()}`, caller: (res) => caller(res).key.id },
   });
 }
