@@ -44,15 +44,14 @@ export function rememberAnswer(res: Response, keep: (answer: Answer) => void): v
   const send = res.send.bind(res);
   res.send = (body?: unknown) => {
     res.send = send;
+    if (res.statusCode !== 200 || typeof body !== 'string') return send(body);
     // Kept as Express would send it: it encodes a string answer of 1 000 characters or more on
-    // every send, so those are kept as bytes; a shorter one stays a string, which Node writes in
-    // one piece with the headers where bytes would be a second buffer of the socket's write
-    // (measured per request, bench/RESULTS.md).
-    if (res.statusCode === 200 && typeof body === 'string')
-      keep({
-        type: String(res.get('content-type') ?? 'application/json'),
-        body: body.length < 1000 ? body : Buffer.from(body),
-      });
-    return send(body);
+    // every send, so those are kept as bytes, and the same bytes are sent now rather than encoded
+    // twice; a shorter one stays a string, which Node writes in one piece with the headers where
+    // bytes would be a second buffer of the socket's write (measured per request, bench/RESULTS.md).
+    const answer = { type: String(res.get('content-type') ?? 'application/json'), body };
+    if (body.length >= 1000) answer.body = Buffer.from(body);
+    keep(answer);
+    return send(answer.body);
   };
 }
