@@ -49,9 +49,8 @@ export function rememberAnswer(res: Response, keep: (answer: Answer) => void): v
     // every send, so those are kept as bytes, and the same bytes are sent now rather than encoded
     // twice; a shorter one stays a string, which Node writes in one piece with the headers where
     // bytes would be a second buffer of the socket's write (measured per request, bench/RESULTS.md).
-    const answer = { type: String(res.get('content-type') ?? 'application/json'), body };
-    if (body.length >= 1000) answer.body = Buffer.from(body);
-    keep(answer);
-    return send(answer.body);
+    const kept = body.length < 1000 ? body : Buffer.from(body);
+    keep({ type: String(res.get('content-type') ?? 'application/json'), body: kept });
+    return send(kept);
   };
 }
