@@ -360,7 +360,7 @@ export interface paths {
          *     are mapped onto these.
          *
          *     Retention is not shown in the seeds; assumed here: a tenant's log keeps at most its newest
-         *     `x-assumed-retention` entries, the oldest dropped first.
+         *     10 000 entries (`x-assumed-retention`), the oldest dropped first.
          *
          *     - Scope: `read`.
          *     - Permission: `audit_view`.

@@ -94,4 +94,20 @@ describe('audit retention', () => {
     expect(ids).toEqual([...ids].sort((a, b) => a - b));
     expect(t.audit.at(-1)?.id).toBe((t.audit[0]?.id ?? 0) + t.audit.length - 1);
   });
+
+  it('cuts a log read from an older state file, longer than the bound, down at its first write', () => {
+    const { t } = setup();
+    for (let i = 0; i < 3 * AUDIT_RETENTION; i++)
+      t.audit.push({
+        id: t.nextId('audit'),
+        createdAt: DAY_START,
+        authorId: null,
+        action: 'user.update',
+        target: { type: 'user', id: `u${i}` },
+        details: {},
+      });
+    audit(t, SITE_KEY, DAY_START + 1, 'user.update', { type: 'user', id: 'last' });
+    expect(t.audit.length).toBeLessThanOrEqual(AUDIT_RETENTION);
+    expect(t.audit.at(-1)?.target).toEqual({ type: 'user', id: 'last' });
+  });
 });

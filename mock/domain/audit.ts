@@ -14,7 +14,8 @@ export const SITE_KEY: Actor = { userId: null };
 /**
  * How many entries a tenant's audit log keeps, the newest (docs/adr-0002: the audit log). The seeds
  * show no retention; without one, every write of a long-running mock would grow its memory and state
- * file for good. The oldest eighth is dropped at once, so a write does not move the whole log.
+ * file for good. An eighth more than the excess is dropped at once, so a write does not move the
+ * whole log every time, and a log read from an older state file is cut down at its first write.
  */
 export const AUDIT_RETENTION = 10_000;
 const AUDIT_TRIM = AUDIT_RETENTION / 8;
@@ -28,7 +29,7 @@ export function audit(
   details: Record<string, unknown> = {},
 ): void {
   t.audit.push({ id: t.nextId('audit'), createdAt: at, authorId: actor.userId, action, target, details });
-  if (t.audit.length > AUDIT_RETENTION) t.audit.splice(0, AUDIT_TRIM);
+  if (t.audit.length > AUDIT_RETENTION) t.audit.splice(0, t.audit.length - AUDIT_RETENTION + AUDIT_TRIM);
 }
 
 export interface AuditQuery {

@@ -1,5 +1,6 @@
 // Memory that stays put under a long mixed load (docs/architecture.md, "A request through the mock"):
-// the answer cache and the failed-login limit stay within their bounds whatever is asked. Counts, not timings.
+// the answer cache and the failed-login limit stay within their bounds whatever is asked, and every way of
+// starting lmskit bounds V8's young generation alike. Counts, not timings.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
