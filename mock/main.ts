@@ -23,8 +23,9 @@ import { WebhookDispatcher } from './webhooks/dispatcher.ts';
 // The old generation grows by half of what survived a full collection, not by V8's default factor
 // (up to 4x): under steady load a request's short-lived objects are promoted when a scavenge finds
 // them in flight, and with the default factor the heap grew to five times its live size before a full
-// collection ran. Measured in bench/RESULTS.md (Memory under mixed load). The young generation's
-// bound is the other half of that sizing; V8 reads it only at start, so bin/lmskit.js's first line sets it.
+// collection ran. Measured in bench/RESULTS.md (Memory under mixed load). The rest of the heap's
+// sizing (the young generation's bound, a 32 MB floor under which no full collection runs) is read by
+// V8 only at start, so bin/lmskit.js's first line sets it.
 setFlagsFromString('--heap-growing-percent=50');
 
 const HELP = `usage: lmskit mock [options]

@@ -66,6 +66,7 @@ describe('the young generation is bounded wherever lmskit starts', () => {
   it('bin/lmskit.js, `npm start` and the bench start Node with the same heap flags', () => {
     const flags = lmskitNodeFlags();
     expect(flags).toContain('--max-semi-space-size=4');
+    expect(flags).toContain('--initial-old-space-size=32');
     const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
     expect(scripts.start).toBe(`node ${flags.join(' ')} bin/lmskit.js mock`);
   });
