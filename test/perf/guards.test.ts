@@ -98,4 +98,17 @@ describe('the HTTP layer', () => {
     await h.v2('/users?query=lena');
     expect(scans.mock.calls.length).toBeGreaterThan(kept);
   });
+
+  // The cache is looked up before validation (mock/http/contract.ts), so it must never stand in for it.
+  it('refuses an invalid read every time it is asked, however often the valid one beside it is served (seed 000, Errors: 400 VALIDATION_ERROR)', async () => {
+    for (let i = 0; i < 4; i++) {
+      const valid = await h.v2('/users?query=lena&limit=1');
+      expect(valid.status).toBe(200);
+      expect(valid.body.users).toHaveLength(1);
+      const invalid = await h.v2('/users?query=lena&limit=0');
+      expect(invalid.status).toBe(400);
+      expect(invalid.body).toMatchObject({ code: 'VALIDATION_ERROR' });
+      expect(invalid.body.error).toContain('limit');
+    }
+  });
 });

@@ -1,4 +1,4 @@
-// Step 4 of the contract chain: a GET answer served again while what it depends on (the cache key
+// Step 2 of the contract chain: a GET answer served again while what it depends on (the cache key
 // the API gives: caller, state version, virtual time) and its URL stay the same.
 import type { Response } from 'express';
 import type { Answer, AnswerCache } from '../answer-cache.ts';

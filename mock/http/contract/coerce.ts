@@ -1,4 +1,4 @@
-// Step 2 of the contract chain: path and query values arrive as strings; each is turned into what
+// Step 3 of the contract chain: path and query values arrive as strings; each is turned into what
 // its schema says (or given the schema's default when absent and optional) before it is validated.
 import type { Request } from 'express';
 import type { CompiledParameter, Node } from './compile.ts';

@@ -1,4 +1,4 @@
-// Step 3 of the contract chain: the coerced parameters and the body checked against the operation's
+// Step 4 of the contract chain: the coerced parameters and the body checked against the operation's
 // schemas; every problem is collected, in the document's order, so one answer names them all.
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import type { Request } from 'express';
