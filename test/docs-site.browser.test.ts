@@ -229,9 +229,13 @@ describe('docs site in a browser', () => {
           .locator('[data-component-name="Dropdown/DropdownMenuItem"]', { hasText: language })
           .first()
           .click();
-        await expect(section.locator(REQUEST_SAMPLE).first().textContent(), language).resolves.toContain(
-          text,
-        );
+        // The sample is re-rendered after the click: read it until it shows the chosen language.
+        await expect
+          .poll(() => section.locator(REQUEST_SAMPLE).first().textContent(), {
+            message: language,
+            timeout: WAIT,
+          })
+          .toContain(text);
       }
       expect(errors).toEqual([]);
       expect(external).toEqual([]);
