@@ -1,13 +1,17 @@
-#!/usr/bin/env -S node --max-semi-space-size=4 --initial-old-space-size=32
+#!/usr/bin/env -S node --max-semi-space-size=4 --initial-old-space-size=32 --v8-pool-size=2
 // The `lmskit` command: one entry point whose sub-commands run the kit's parts.
-// The first line sizes V8's heap, which can only be done as the process starts; `npm start` and the
-// bench pass the same flags (a test holds them together). Measured in bench/RESULTS.md:
+// The first line sizes V8's heap and threads, which can only be done as the process starts;
+// `npm start` and the bench pass the same flags (a test holds them together). Measured in
+// bench/RESULTS.md:
 // - the young generation is bounded at 4 MB a half instead of 16: under a steady mixed load the
 //   mock's memory stayed within 1.5 times its idle size with it, and 1.6 times without, for about
 //   4 % more CPU a request (Memory under mixed load);
 // - no full collection runs while the old generation is under 32 MB: the demo seed holds about
 //   12 MB live, and growing that by half (mock/main.ts) meant a full collection every 75 ms under
-//   load, 14 % of a cached read's CPU. The 100 000-user seed's heap collects above 32 MB anyway.
+//   load, 14 % of a cached read's CPU. The 100 000-user seed's heap collects above 32 MB anyway;
+// - V8 runs its background work (concurrent marking, compiling) on 2 threads instead of 4: each
+//   thread has its own stack and often its own malloc arena, and the mock's memory after a steady
+//   mixed load was 4-6 MB lower with 2, at the same CPU a request.
 // TypeScript sources are loaded through tsx in this same process (no build step, and signals
 // reach the command itself rather than a wrapper). The installed package ships the commands an
 // integrator runs (mock, mcp, conformance); docs, generate and lint work on the kit's own sources

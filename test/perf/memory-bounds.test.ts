@@ -67,6 +67,7 @@ describe('the young generation is bounded wherever lmskit starts', () => {
     const flags = lmskitNodeFlags();
     expect(flags).toContain('--max-semi-space-size=4');
     expect(flags).toContain('--initial-old-space-size=32');
+    expect(flags).toContain('--v8-pool-size=2');
     const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
     expect(scripts.start).toBe(`node ${flags.join(' ')} bin/lmskit.js mock`);
   });
