@@ -62,8 +62,8 @@ describe('the answer cache is bounded', () => {
   });
 });
 
-describe('the young generation is bounded wherever lmskit starts', () => {
-  it('bin/lmskit.js, `npm start` and the bench start Node with the same heap flags', () => {
+describe("V8's heap and threads are sized the same wherever lmskit starts", () => {
+  it('bin/lmskit.js, `npm start` and the bench start Node with the same V8 flags', () => {
     const flags = lmskitNodeFlags();
     expect(flags).toContain('--max-semi-space-size=4');
     expect(flags).toContain('--initial-old-space-size=32');
