@@ -156,5 +156,10 @@ for (const name of names) {
       )} ms/call${bad ? `, ${bad} non-2xx/errors` : ''}`,
   );
 }
+// The benchmark's target (bench/run.ts): the tool server's req/s over the direct call's, within a round.
+const rate = (runs.tool ?? []).map((x, i) => x.reqPerSec / Math.max(runs.direct?.[i]?.reqPerSec ?? 0, 1));
+console.log(
+  `tool/direct req/s within a round: ${show(rate, (x) => Math.round(x * 100) / 100)}× (target ≥ 0.15×)`,
+);
 console.log(`load average ${loadAverage().join(' ')}`);
 process.exit(0);
