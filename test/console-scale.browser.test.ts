@@ -71,6 +71,31 @@ describe('the console’s assignments at the 100 000-user scale (docs/console.md
     expect(await shownIds()).toEqual(ids(await listed('offset=25')));
   });
 
+  it('names the rows on screen while the next page is on its way (docs/console.md, Data)', async () => {
+    // The first page's answer is held back until the page on screen has been read.
+    let asked!: () => void;
+    const requested = new Promise<void>((resolve) => (asked = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const firstPage = /\/assignments\?(.*&)?offset=0(&|$)/;
+    await page.route(firstPage, async (route) => {
+      asked();
+      await released;
+      await route.continue();
+    });
+    try {
+      await page.getByRole('button', { name: 'Previous' }).click();
+      await requested;
+      expect(await pager().innerText()).toBe('26–50 of 500000');
+      expect(await shownIds()).toEqual(ids(await listed('offset=25')));
+    } finally {
+      release();
+    }
+    await pagerReads('1–25 of 500000');
+    expect(await shownIds()).toEqual(ids(await listed('offset=0')));
+    await page.unroute(firstPage);
+  });
+
   it('filters by learner, then by status, and a row opens the learner with their assignments', async () => {
     const form = page.locator('form[aria-label="Assignment filters"]');
     await form.locator('input[name="userId"]').fill('u77');

@@ -26,6 +26,18 @@ export const Json = ({ value }: { value: unknown }) => (
   <pre class="json">{value === null || value === undefined ? '(none)' : typeof value === 'string' ? value : JSON.stringify(value, null, 2)}</pre>
 );
 
+/**
+ * The page of a server-paged list on screen, with the offset it was asked at. The pager names these
+ * rows, not a page still on its way, and a page's rows and count change together; an answer that
+ * arrives after a newer request was made is dropped, so a slow answer cannot replace a newer page.
+ */
+export interface Shown<T> {
+  offset: number;
+  rows: T[];
+  total: number;
+}
+export const NOTHING_SHOWN: Shown<never> = { offset: 0, rows: [], total: 0 };
+
 /** Previous / "1–25 of 100" / Next over a list paged on the server. */
 export const Pager = (props: { offset: number; size: number; total: number; onOffset: (offset: number) => void }) => {
   const { offset, size, total, onOffset } = props;

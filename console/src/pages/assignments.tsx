@@ -4,7 +4,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { components, operations } from '../../../generated/admin.ts';
 import { iso, problem } from '../api.ts';
-import { ErrorLine, Pager, useConsole } from '../shared.tsx';
+import { ErrorLine, NOTHING_SHOWN, Pager, type Shown, useConsole } from '../shared.tsx';
 
 const PAGE = 25;
 type Filters = NonNullable<operations['listTenantAssignments']['parameters']['query']>;
@@ -17,21 +17,25 @@ export function Assignments({ onUser }: { onUser: (id: number) => void }) {
   const [course, setCourse] = useState('');
   const [filters, setFilters] = useState<Omit<Filters, 'offset' | 'limit'>>({});
   const [offset, setOffset] = useState(0);
-  const [rows, setRows] = useState<components['schemas']['AdminAssignment'][]>([]);
-  const [total, setTotal] = useState(0);
+  const [shown, setShown] = useState<Shown<components['schemas']['AdminAssignment']>>(NOTHING_SHOWN);
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
+    let current = true;
     admin
       .GET('/tenants/{tenantId}/assignments', {
         params: { path: { tenantId }, query: { ...filters, offset, limit: PAGE } },
       })
       .then(({ data, error: e }) => {
-        setRows(data?.assignments ?? []);
-        setTotal(data?.total ?? 0);
+        if (!current) return;
+        setShown({ offset, rows: data?.assignments ?? [], total: data?.total ?? 0 });
         setError(e ? problem(e) : null);
       });
+    return () => {
+      current = false;
+    };
   }, [admin, tenantId, filters, offset]);
+  const { rows, total } = shown;
 
   const apply = (next: Omit<Filters, 'offset' | 'limit'>) => {
     setFilters(next);
@@ -98,7 +102,7 @@ export function Assignments({ onUser }: { onUser: (id: number) => void }) {
           ))}
         </tbody>
       </table>
-      <Pager offset={offset} size={PAGE} total={total} onOffset={setOffset} />
+      <Pager offset={shown.offset} size={PAGE} total={total} onOffset={setOffset} />
     </div>
   );
 }

@@ -3,7 +3,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { components } from '../../../generated/admin.ts';
 import { iso, problem } from '../api.ts';
-import { ErrorLine, Pager, useConsole } from '../shared.tsx';
+import { ErrorLine, NOTHING_SHOWN, Pager, type Shown, useConsole } from '../shared.tsx';
 import { Assignments } from './assignments.tsx';
 
 const PAGE = 25;
@@ -41,8 +41,7 @@ function Records({ kind, onUser }: { kind: Kind; onUser: (id: number) => void })
   const { admin, tenantId } = useConsole();
   const [query, setQuery] = useState('');
   const [offset, setOffset] = useState(0);
-  const [rows, setRows] = useState<Row[]>([]);
-  const [total, setTotal] = useState(0);
+  const [shown, setShown] = useState<Shown<Row>>(NOTHING_SHOWN);
   const [error, setError] = useState<string | null>(null);
   const [version, setVersion] = useState(0);
 
@@ -71,15 +70,20 @@ function Records({ kind, onUser }: { kind: Kind; onUser: (id: number) => void })
         };
       throw e;
     };
+    let current = true;
     load().then(
       (page) => {
-        setRows(page.rows);
-        setTotal(page.total);
+        if (!current) return;
+        setShown({ offset, ...page });
         setError(null);
       },
-      (e) => setError(problem(e)),
+      (e) => current && setError(problem(e)),
     );
+    return () => {
+      current = false;
+    };
   }, [admin, tenantId, kind, query, offset, version]);
+  const { rows, total } = shown;
 
   const publish = async (courseId: number) => {
     const { error: e } = await admin.POST('/tenants/{tenantId}/courses/{courseId}/publish', {
@@ -133,7 +137,7 @@ function Records({ kind, onUser }: { kind: Kind; onUser: (id: number) => void })
           ))}
         </tbody>
       </table>
-      <Pager offset={offset} size={PAGE} total={total} onOffset={setOffset} />
+      <Pager offset={shown.offset} size={PAGE} total={total} onOffset={setOffset} />
     </div>
   );
 }
