@@ -96,6 +96,33 @@ describe('the console’s assignments at the 100 000-user scale (docs/console.md
     await page.unroute(firstPage);
   });
 
+  it('shows the learner chosen last, whichever learner’s answer comes last (docs/console.md, Data)', async () => {
+    const detail = page.locator('article[aria-label="User detail"]');
+    const first = /\/tenants\/demo\/users\/1$/;
+    let asked!: () => void;
+    const requested = new Promise<void>((resolve) => (asked = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route(first, async (route) => {
+      asked();
+      await released;
+      await route.continue();
+    });
+    try {
+      await page.locator('table[aria-label="assignments"] tbody tr[data-id^="1/"]').first().click();
+      await requested;
+      await page.locator('table[aria-label="assignments"] tbody tr[data-id^="2/"]').first().click();
+      await detail.locator('h3', { hasText: '(u2,' }).waitFor();
+    } finally {
+      release();
+    }
+    await page.waitForResponse(first);
+    await page.unroute(first);
+    // Time for the late answer to be read and rendered, had the page taken it.
+    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 200)));
+    expect(await detail.locator('h3').innerText()).toContain('(u2,');
+  });
+
   it('filters by learner, then by status, and a row opens the learner with their assignments', async () => {
     const form = page.locator('form[aria-label="Assignment filters"]');
     await form.locator('input[name="userId"]').fill('u77');

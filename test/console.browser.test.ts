@@ -78,6 +78,44 @@ describe('the console (docs/console.md)', () => {
     expect(curl).toContain(`x-api-key: <x-api-key ending ${siteKey.slice(-4)}>`);
   });
 
+  it('shows the request chosen last, whichever answer comes last (docs/console.md, Requests)', async () => {
+    expect((await v2('/courses/1')).status).toBe(200);
+    expect((await v2('/courses/2')).status).toBe(200);
+    await open('requests');
+    await page.locator('form[aria-label="Filters"] select').first().selectOption('v2');
+    await page
+      .locator('form[aria-label="Filters"] label', { hasText: 'Status' })
+      .locator('select')
+      .selectOption('2xx');
+    const row = (url: string) => page.locator('table.journal tbody tr', { hasText: url }).first();
+    await row('/api/v2/courses/2').waitFor();
+    const firstId = await row('/api/v2/courses/1').getAttribute('data-id');
+    const held = new RegExp(`/__admin/journal/${firstId}$`);
+    let asked!: () => void;
+    const requested = new Promise<void>((resolve) => (asked = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route(held, async (route) => {
+      asked();
+      await released;
+      await route.continue();
+    });
+    const title = page.locator('article[aria-label="Request detail"] h3');
+    try {
+      await row('/api/v2/courses/1').click();
+      await requested;
+      await row('/api/v2/courses/2').click();
+      await title.filter({ hasText: '/api/v2/courses/2' }).waitFor();
+    } finally {
+      release();
+    }
+    await page.waitForResponse(held);
+    await page.unroute(held);
+    // Time for the late answer to be read and rendered, had the page taken it.
+    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 200)));
+    expect(await title.innerText()).toContain('/api/v2/courses/2');
+  });
+
   it('switches the tenant to read, and Requests shows the v2 write it refuses with 403 and its code', async () => {
     await open('tenant');
     const access = page.locator('fieldset[aria-label="Licence"] select');

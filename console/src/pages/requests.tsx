@@ -177,11 +177,17 @@ function RequestDetail({ id }: { id: string }) {
   const [curl, setCurl] = useState<string | null>(null);
 
   useEffect(() => {
+    let current = true;
     setCurl(null);
     admin.GET('/journal/{requestId}', { params: { path: { requestId: id } } }).then(({ data, error: refused }) => {
+      // A request chosen after this one is the one to show, whichever answer comes last.
+      if (!current) return;
       setDetail(data ?? null);
       setError(data ? null : problem(refused));
     });
+    return () => {
+      current = false;
+    };
   }, [admin, id]);
 
   if (error) return <ErrorLine message={error} />;
