@@ -1,6 +1,6 @@
 // Small pieces every page uses: an error line, a JSON block, a pager, a page-wide context.
 import { createContext } from 'preact';
-import { useContext } from 'preact/hooks';
+import { useContext, useRef } from 'preact/hooks';
 import type { AdminClient } from '../../lib/admin-client.ts';
 
 export interface ConsoleContext {
@@ -37,6 +37,16 @@ export interface Shown<T> {
   total: number;
 }
 export const NOTHING_SHOWN: Shown<never> = { offset: 0, rows: [], total: 0 };
+
+/**
+ * A page's loads, numbered: `begin()` as one starts, `isLatest(n)` once its answers are in. Answers
+ * that come back after a newer load began (another learner chosen, the tenant switched, a poll
+ * overtaken by the reload after a write) are dropped, so a slow answer never replaces a newer one.
+ */
+export function useLoads() {
+  const latest = useRef(0);
+  return { begin: () => ++latest.current, isLatest: (n: number) => n === latest.current };
+}
 
 /** Previous / "1–25 of 100" / Next over a list paged on the server. */
 export const Pager = (props: { offset: number; size: number; total: number; onOffset: (offset: number) => void }) => {

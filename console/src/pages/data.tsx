@@ -1,9 +1,9 @@
 // Data: users, groups, courses and assignments a page at a time (the server pages and searches, so a
 // tenant of 100 000 users stays fast), a user's groups and assignments with "play progress", and publishing.
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { components } from '../../../generated/admin.ts';
 import { iso, problem } from '../api.ts';
-import { ErrorLine, NOTHING_SHOWN, Pager, type Shown, useConsole } from '../shared.tsx';
+import { ErrorLine, NOTHING_SHOWN, Pager, type Shown, useConsole, useLoads } from '../shared.tsx';
 import { Assignments } from './assignments.tsx';
 
 const PAGE = 25;
@@ -146,13 +146,11 @@ function UserDetail({ userId }: { userId: number }) {
   const { admin, tenantId } = useConsole();
   const [detail, setDetail] = useState<components['schemas']['TenantUserDetail'] | null>(null);
   const [error, setError] = useState<string | null>(null);
-  // Only the latest load is shown: choosing another learner before the first one's answer came
-  // must not leave the first one on screen when it comes.
-  const latest = useRef(0);
+  const loads = useLoads();
   const load = async () => {
-    const asked = ++latest.current;
+    const n = loads.begin();
     const { data, error: e } = await admin.GET('/tenants/{tenantId}/users/{userId}', { params: { path: { tenantId, userId } } });
-    if (asked !== latest.current) return;
+    if (!loads.isLatest(n)) return;
     setDetail(data ?? null);
     setError(data ? null : problem(e));
   };

@@ -2,7 +2,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { components } from '../../../generated/admin.ts';
 import { download, problem } from '../api.ts';
-import { ErrorLine, useConsole } from '../shared.tsx';
+import { ErrorLine, useConsole, useLoads } from '../shared.tsx';
 
 type Method = components['schemas']['HttpMethod'];
 
@@ -12,8 +12,11 @@ export function FaultsPage() {
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
 
+  const loads = useLoads();
   const load = async () => {
+    const n = loads.begin();
     const { data, error: e } = await admin.GET('/faults');
+    if (!loads.isLatest(n)) return;
     if (data) setFaults(data.faults);
     setError(e ? problem(e) : null);
   };

@@ -3,7 +3,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { components } from '../../../generated/admin.ts';
 import { iso, problem } from '../api.ts';
-import { ErrorLine, useConsole } from '../shared.tsx';
+import { ErrorLine, useConsole, useLoads } from '../shared.tsx';
 
 type Tenant = components['schemas']['Tenant'];
 type Key = components['schemas']['McpKeyRecord'];
@@ -22,13 +22,16 @@ export function TenantPage() {
   const [limits, setLimits] = useState<Limits | null>(null);
   const [error, setError] = useState<string | null>(null);
 
+  const loads = useLoads();
   const load = async () => {
+    const n = loads.begin();
     const [t, k, u, l] = await Promise.all([
       admin.GET('/tenants/{tenantId}', { params: { path } }),
       admin.GET('/tenants/{tenantId}/mcp-keys', { params: { path } }),
       admin.GET('/tenants/{tenantId}/users', { params: { path, query: { limit: 100 } } }),
       admin.GET('/tenants/{tenantId}/limits', { params: { path } }),
     ]);
+    if (!loads.isLatest(n)) return;
     if (t.data) setTenant(t.data);
     if (l.data) setLimits(l.data);
     if (k.data) setKeys(k.data.keys);

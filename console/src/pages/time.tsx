@@ -3,7 +3,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { components } from '../../../generated/admin.ts';
 import { iso, problem } from '../api.ts';
-import { ErrorLine, useConsole } from '../shared.tsx';
+import { ErrorLine, useConsole, useLoads } from '../shared.tsx';
 
 const STEPS: [string, number][] = [
   ['+1 minute', 60],
@@ -20,12 +20,15 @@ export function TimePage() {
   const [settings, setSettings] = useState<components['schemas']['AiSettings'] | null>(null);
   const [error, setError] = useState<string | null>(null);
 
+  const loads = useLoads();
   const load = async () => {
+    const n = loads.begin();
     const [c, j, s] = await Promise.all([
       admin.GET('/clock'),
       admin.GET('/tenants/{tenantId}/ai/jobs', { params: { path, query: { limit: 50 } } }),
       admin.GET('/tenants/{tenantId}/ai', { params: { path } }),
     ]);
+    if (!loads.isLatest(n)) return;
     if (c.data) setClock(c.data);
     if (j.data) setJobs(j.data.jobs);
     if (s.data) setSettings(s.data);

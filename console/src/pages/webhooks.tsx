@@ -4,7 +4,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { components } from '../../../generated/admin.ts';
 import { iso, problem } from '../api.ts';
-import { ErrorLine, useConsole } from '../shared.tsx';
+import { ErrorLine, useConsole, useLoads } from '../shared.tsx';
 
 export function WebhooksPage() {
   const { admin, tenantId } = useConsole();
@@ -17,11 +17,14 @@ export function WebhooksPage() {
   const [shown, setShown] = useState<components['schemas']['WebhookDeliveryDetail'] | null>(null);
   const [queued, setQueued] = useState<string | null>(null);
 
+  const loads = useLoads();
   const load = async () => {
+    const n = loads.begin();
     const [r, d] = await Promise.all([
       admin.GET('/tenants/{tenantId}/webhooks', { params: { path } }),
       admin.GET('/tenants/{tenantId}/webhooks/deliveries', { params: { path, query: { limit: 100 } } }),
     ]);
+    if (!loads.isLatest(n)) return;
     if (r.data) setReceivers(r.data.receivers);
     if (d.data) setDeliveries(d.data.deliveries);
     if (r.error || d.error) setError(problem(r.error ?? d.error));
