@@ -39,13 +39,23 @@ export interface Shown<T> {
 export const NOTHING_SHOWN: Shown<never> = { offset: 0, rows: [], total: 0 };
 
 /**
- * A page's loads, numbered: `begin()` as one starts, `isLatest(n)` once its answers are in. Answers
- * that come back after a newer load began (another learner chosen, the tenant switched, a poll
- * overtaken by the reload after a write) are dropped, so a slow answer never replaces a newer one.
+ * A page's loads, numbered: `begin()` as one starts, `take(n)` once its answers are in, which says
+ * whether to show them. Answers of a load begun before the one on screen (another learner chosen
+ * since, the tenant switched, a poll overtaken by the reload after a write) are dropped, so a slow
+ * answer never replaces a newer one; any newer answer is shown, so polls slower than their interval
+ * still show something.
  */
 export function useLoads() {
-  const latest = useRef(0);
-  return { begin: () => ++latest.current, isLatest: (n: number) => n === latest.current };
+  const begun = useRef(0);
+  const shown = useRef(0);
+  return {
+    begin: () => ++begun.current,
+    take: (n: number) => {
+      if (n < shown.current) return false;
+      shown.current = n;
+      return true;
+    },
+  };
 }
 
 /** Previous / "1–25 of 100" / Next over a list paged on the server. */

@@ -150,7 +150,7 @@ function UserDetail({ userId }: { userId: number }) {
   const load = async () => {
     const n = loads.begin();
     const { data, error: e } = await admin.GET('/tenants/{tenantId}/users/{userId}', { params: { path: { tenantId, userId } } });
-    if (!loads.isLatest(n)) return;
+    if (!loads.take(n)) return;
     setDetail(data ?? null);
     setError(data ? null : problem(e));
   };

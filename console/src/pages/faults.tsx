@@ -16,7 +16,7 @@ export function FaultsPage() {
   const load = async () => {
     const n = loads.begin();
     const { data, error: e } = await admin.GET('/faults');
-    if (!loads.isLatest(n)) return;
+    if (!loads.take(n)) return;
     if (data) setFaults(data.faults);
     setError(e ? problem(e) : null);
   };

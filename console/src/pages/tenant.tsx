@@ -31,7 +31,7 @@ export function TenantPage() {
       admin.GET('/tenants/{tenantId}/users', { params: { path, query: { limit: 100 } } }),
       admin.GET('/tenants/{tenantId}/limits', { params: { path } }),
     ]);
-    if (!loads.isLatest(n)) return;
+    if (!loads.take(n)) return;
     if (t.data) setTenant(t.data);
     if (l.data) setLimits(l.data);
     if (k.data) setKeys(k.data.keys);

@@ -28,7 +28,7 @@ export function TimePage() {
       admin.GET('/tenants/{tenantId}/ai/jobs', { params: { path, query: { limit: 50 } } }),
       admin.GET('/tenants/{tenantId}/ai', { params: { path } }),
     ]);
-    if (!loads.isLatest(n)) return;
+    if (!loads.take(n)) return;
     if (c.data) setClock(c.data);
     if (j.data) setJobs(j.data.jobs);
     if (s.data) setSettings(s.data);

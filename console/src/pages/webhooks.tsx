@@ -24,7 +24,7 @@ export function WebhooksPage() {
       admin.GET('/tenants/{tenantId}/webhooks', { params: { path } }),
       admin.GET('/tenants/{tenantId}/webhooks/deliveries', { params: { path, query: { limit: 100 } } }),
     ]);
-    if (!loads.isLatest(n)) return;
+    if (!loads.take(n)) return;
     if (r.data) setReceivers(r.data.receivers);
     if (d.data) setDeliveries(d.data.deliveries);
     if (r.error || d.error) setError(problem(r.error ?? d.error));
