@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } 
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Browser, chromium, type LaunchOptions } from 'playwright-core';
+import { type Browser, chromium, type LaunchOptions, type Page } from 'playwright-core';
 
 const SYSTEM_CHROMIUM = '/usr/bin/chromium';
 
@@ -91,4 +91,32 @@ function packageVersion(): string {
     if (pkg.name === '@sparticuz/chromium') return pkg.version;
   }
   throw new Error(`no package.json of @sparticuz/chromium above ${entry}`);
+}
+
+/**
+ * Holds back the answer to the page's requests for `url`, for a test of what the page shows while an
+ * answer is late and after it comes: `requested` resolves once the page asked; `deliver()` lets the
+ * answer through, waits until the page has it and stops holding. A settled page is then checked
+ * after `settle()`, time for the page to have read and rendered that answer, had it taken it.
+ */
+export async function holdBack(page: Page, url: RegExp) {
+  let asked!: () => void;
+  const requested = new Promise<void>((resolve) => (asked = resolve));
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route(url, async (route) => {
+    asked();
+    await released;
+    await route.continue();
+  });
+  return {
+    requested,
+    async deliver() {
+      const answered = page.waitForResponse(url);
+      release();
+      await answered;
+      await page.unroute(url);
+    },
+    settle: () => page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 200))),
+  };
 }

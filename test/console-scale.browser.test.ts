@@ -4,7 +4,7 @@
 // the admin API answers for the same filters, and no request leaves the mock's host.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from './browser.ts';
+import { holdBack, launchBrowser } from './browser.ts';
 import { freePort, type RunningProcess, startLmskit } from './e2e/process.ts';
 
 const SCALE = 'users=100000,courses=1000,assignments=500000';
@@ -72,54 +72,33 @@ describe('the console’s assignments at the 100 000-user scale (docs/console.md
   });
 
   it('names the rows on screen while the next page is on its way (docs/console.md, Data)', async () => {
-    // The first page's answer is held back until the page on screen has been read.
-    let asked!: () => void;
-    const requested = new Promise<void>((resolve) => (asked = resolve));
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    const firstPage = /\/assignments\?(.*&)?offset=0(&|$)/;
-    await page.route(firstPage, async (route) => {
-      asked();
-      await released;
-      await route.continue();
-    });
+    const firstPage = await holdBack(page, /\/assignments\?(.*&)?offset=0(&|$)/);
     try {
       await page.getByRole('button', { name: 'Previous' }).click();
-      await requested;
+      await firstPage.requested;
       expect(await pager().innerText()).toBe('26–50 of 500000');
       expect(await shownIds()).toEqual(ids(await listed('offset=25')));
     } finally {
-      release();
+      await firstPage.deliver();
     }
     await pagerReads('1–25 of 500000');
     expect(await shownIds()).toEqual(ids(await listed('offset=0')));
-    await page.unroute(firstPage);
   });
 
   it('shows the learner chosen last, whichever learner’s answer comes last (docs/console.md, Data)', async () => {
     const detail = page.locator('article[aria-label="User detail"]');
-    const first = /\/tenants\/demo\/users\/1$/;
-    let asked!: () => void;
-    const requested = new Promise<void>((resolve) => (asked = resolve));
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    await page.route(first, async (route) => {
-      asked();
-      await released;
-      await route.continue();
-    });
+    const row = (userId: number) =>
+      page.locator(`table[aria-label="assignments"] tbody tr[data-id^="${userId}/"]`).first();
+    const first = await holdBack(page, /\/tenants\/demo\/users\/1$/);
     try {
-      await page.locator('table[aria-label="assignments"] tbody tr[data-id^="1/"]').first().click();
-      await requested;
-      await page.locator('table[aria-label="assignments"] tbody tr[data-id^="2/"]').first().click();
+      await row(1).click();
+      await first.requested;
+      await row(2).click();
       await detail.locator('h3', { hasText: '(u2,' }).waitFor();
     } finally {
-      release();
+      await first.deliver();
     }
-    await page.waitForResponse(first);
-    await page.unroute(first);
-    // Time for the late answer to be read and rendered, had the page taken it.
-    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 200)));
+    await first.settle();
     expect(await detail.locator('h3').innerText()).toContain('(u2,');
   });
 

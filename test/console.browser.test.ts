@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from './browser.ts';
+import { holdBack, launchBrowser } from './browser.ts';
 import { freePort, type RunningProcess, startLmskit } from './e2e/process.ts';
 
 let mock: RunningProcess;
@@ -50,6 +50,14 @@ const open = async (name: string) => {
   await page.click(`nav[aria-label="Pages"] a[href="#${name}"]`);
   await page.locator(`nav[aria-label="Pages"] a[href="#${name}"][aria-current="page"]`).waitFor();
 };
+/** Requests filtered by API and status class. */
+const filterRequests = async (api: string, statuses: string) => {
+  await page.locator('form[aria-label="Filters"] select').first().selectOption(api);
+  await page
+    .locator('form[aria-label="Filters"] label', { hasText: 'Status' })
+    .locator('select')
+    .selectOption(statuses);
+};
 const v2 = (path: string, init: { method?: string; json?: unknown } = {}) =>
   fetch(`${base}/api/v2${path}`, {
     method: init.method ?? 'GET',
@@ -82,37 +90,21 @@ describe('the console (docs/console.md)', () => {
     expect((await v2('/courses/1')).status).toBe(200);
     expect((await v2('/courses/2')).status).toBe(200);
     await open('requests');
-    await page.locator('form[aria-label="Filters"] select').first().selectOption('v2');
-    await page
-      .locator('form[aria-label="Filters"] label', { hasText: 'Status' })
-      .locator('select')
-      .selectOption('2xx');
+    await filterRequests('v2', '2xx');
     const row = (url: string) => page.locator('table.journal tbody tr', { hasText: url }).first();
     await row('/api/v2/courses/2').waitFor();
     const firstId = await row('/api/v2/courses/1').getAttribute('data-id');
-    const held = new RegExp(`/__admin/journal/${firstId}$`);
-    let asked!: () => void;
-    const requested = new Promise<void>((resolve) => (asked = resolve));
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    await page.route(held, async (route) => {
-      asked();
-      await released;
-      await route.continue();
-    });
+    const first = await holdBack(page, new RegExp(`/__admin/journal/${firstId}$`));
     const title = page.locator('article[aria-label="Request detail"] h3');
     try {
       await row('/api/v2/courses/1').click();
-      await requested;
+      await first.requested;
       await row('/api/v2/courses/2').click();
       await title.filter({ hasText: '/api/v2/courses/2' }).waitFor();
     } finally {
-      release();
+      await first.deliver();
     }
-    await page.waitForResponse(held);
-    await page.unroute(held);
-    // Time for the late answer to be read and rendered, had the page taken it.
-    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 200)));
+    await first.settle();
     expect(await title.innerText()).toContain('/api/v2/courses/2');
   });
 
@@ -126,11 +118,7 @@ describe('the console (docs/console.md)', () => {
     const { code } = (await refused.json()) as { code: string };
 
     await open('requests');
-    await page.locator('form[aria-label="Filters"] select').first().selectOption('v2');
-    await page
-      .locator('form[aria-label="Filters"] label', { hasText: 'Status' })
-      .locator('select')
-      .selectOption('4xx');
+    await filterRequests('v2', '4xx');
     const row = page.locator('table.journal tbody tr', { hasText: '/api/v2/users/banned' }).first();
     await row.locator('td.status', { hasText: '403' }).waitFor();
     await row.click();
