@@ -27,9 +27,8 @@ export const Json = ({ value }: { value: unknown }) => (
 );
 
 /**
- * The page of a server-paged list on screen, with the offset it was asked at. The pager names these
- * rows, not a page still on its way, and a page's rows and count change together; an answer that
- * arrives after a newer request was made is dropped, so a slow answer cannot replace a newer page.
+ * The page of a server-paged list on screen, with the offset it was asked at: the pager names these
+ * rows, not a page still on its way, and a page's rows and count change together.
  */
 export interface Shown<T> {
   offset: number;
@@ -39,11 +38,11 @@ export interface Shown<T> {
 export const NOTHING_SHOWN: Shown<never> = { offset: 0, rows: [], total: 0 };
 
 /**
- * A page's loads, numbered: `begin()` as one starts, `take(n)` once its answers are in, which says
- * whether to show them. Answers of a load begun before the one on screen (another learner chosen
- * since, the tenant switched, a poll overtaken by the reload after a write) are dropped, so a slow
- * answer never replaces a newer one; any newer answer is shown, so polls slower than their interval
- * still show something.
+ * A view's loads, numbered: `begin()` as one starts, `take(n)` once its answers are in, which says
+ * whether to show them. Answers of a load begun before the one on screen (another page or learner or
+ * request chosen since, the tenant switched, a poll overtaken by the reload after a write) are
+ * dropped, so a slow answer never replaces a newer one; any newer answer is shown, so polls slower
+ * than their interval still show something.
  */
 export function useLoads() {
   const begun = useRef(0);

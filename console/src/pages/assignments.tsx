@@ -4,7 +4,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { components, operations } from '../../../generated/admin.ts';
 import { iso, problem } from '../api.ts';
-import { ErrorLine, NOTHING_SHOWN, Pager, type Shown, useConsole } from '../shared.tsx';
+import { ErrorLine, NOTHING_SHOWN, Pager, type Shown, useConsole, useLoads } from '../shared.tsx';
 
 const PAGE = 25;
 type Filters = NonNullable<operations['listTenantAssignments']['parameters']['query']>;
@@ -20,20 +20,18 @@ export function Assignments({ onUser }: { onUser: (id: number) => void }) {
   const [shown, setShown] = useState<Shown<components['schemas']['AdminAssignment']>>(NOTHING_SHOWN);
   const [error, setError] = useState<string | null>(null);
 
+  const loads = useLoads();
   useEffect(() => {
-    let current = true;
+    const n = loads.begin();
     admin
       .GET('/tenants/{tenantId}/assignments', {
         params: { path: { tenantId }, query: { ...filters, offset, limit: PAGE } },
       })
       .then(({ data, error: e }) => {
-        if (!current) return;
+        if (!loads.take(n)) return;
         setShown({ offset, rows: data?.assignments ?? [], total: data?.total ?? 0 });
         setError(e ? problem(e) : null);
       });
-    return () => {
-      current = false;
-    };
   }, [admin, tenantId, filters, offset]);
   const { rows, total } = shown;
 

@@ -42,6 +42,7 @@ function Records({ kind, onUser }: { kind: Kind; onUser: (id: number) => void })
   const [query, setQuery] = useState('');
   const [offset, setOffset] = useState(0);
   const [shown, setShown] = useState<Shown<Row>>(NOTHING_SHOWN);
+  const loads = useLoads();
   const [error, setError] = useState<string | null>(null);
   const [version, setVersion] = useState(0);
 
@@ -70,18 +71,15 @@ function Records({ kind, onUser }: { kind: Kind; onUser: (id: number) => void })
         };
       throw e;
     };
-    let current = true;
+    const n = loads.begin();
     load().then(
       (page) => {
-        if (!current) return;
+        if (!loads.take(n)) return;
         setShown({ offset, ...page });
         setError(null);
       },
-      (e) => current && setError(problem(e)),
+      (e) => loads.take(n) && setError(problem(e)),
     );
-    return () => {
-      current = false;
-    };
   }, [admin, tenantId, kind, query, offset, version]);
   const { rows, total } = shown;
 

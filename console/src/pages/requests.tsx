@@ -4,7 +4,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { components, operations } from '../../../generated/admin.ts';
 import { download, problem } from '../api.ts';
 import { curlOf } from '../curl.ts';
-import { ErrorLine, Json, useConsole } from '../shared.tsx';
+import { ErrorLine, Json, useConsole, useLoads } from '../shared.tsx';
 
 type Entry = components['schemas']['JournalEntry'];
 type Detail = components['schemas']['JournalEntryDetail'];
@@ -176,18 +176,15 @@ function RequestDetail({ id }: { id: string }) {
   const [error, setError] = useState<string | null>(null);
   const [curl, setCurl] = useState<string | null>(null);
 
+  const loads = useLoads();
   useEffect(() => {
-    let current = true;
+    const n = loads.begin();
     setCurl(null);
     admin.GET('/journal/{requestId}', { params: { path: { requestId: id } } }).then(({ data, error: refused }) => {
-      // A request chosen after this one is the one to show, whichever answer comes last.
-      if (!current) return;
+      if (!loads.take(n)) return;
       setDetail(data ?? null);
       setError(data ? null : problem(refused));
     });
-    return () => {
-      current = false;
-    };
   }, [admin, id]);
 
   if (error) return <ErrorLine message={error} />;
