@@ -18,7 +18,7 @@ import { DEMO_SITE_API_KEY, demoMcpKey } from '../mock/seed/demo.ts';
 import { LoadGenerator, type LoadSummary } from './load.ts';
 import { CPUS, describeMachine, loadAverage, pin } from './machine.ts';
 import { lmskitNodeFlags } from './node-flags.ts';
-import { median, round2, spread } from './stats.ts';
+import { median, round2, roundRatios, spread } from './stats.ts';
 
 const FULL = process.env.BENCH_FULL === '1';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 0.6);
@@ -515,9 +515,8 @@ const direct = {
 const TOOL_MIN_RATE = 0.15;
 const TOOL_MAX_P99 = 5;
 const toolRatio = {
-  rate: spread(toolRuns.tool.map((r, i) => r.reqPerSec / Math.max(toolRuns.direct[i]?.reqPerSec ?? 0, 1))),
-  // autocannon's latencies are whole ms: a direct p99 of 0 counts as 1.
-  p99: spread(toolRuns.tool.map((r, i) => r.p99 / Math.max(toolRuns.direct[i]?.p99 ?? 0, 1))),
+  rate: spread(roundRatios(toolRuns.tool, toolRuns.direct, (r) => r.reqPerSec)),
+  p99: spread(roundRatios(toolRuns.tool, toolRuns.direct, (r) => r.p99)),
 };
 targets.push(
   {
