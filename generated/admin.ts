@@ -2952,7 +2952,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /**
              * @description The delivery is kept but cannot be sent again: its receiver is gone, or its event is no longer
-             *     kept (a state loaded from a snapshot that lacks them). Nothing changed.
+             *     kept (a tenant keeps its newest 10 000 events, the newest of each type and those a pending
+             *     delivery has still to send; or a state loaded from a snapshot that lacks them). Nothing changed.
              */
             409: {
                 headers: {

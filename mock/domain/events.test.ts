@@ -5,10 +5,19 @@ import { loadSeed } from '../seed/index.ts';
 import { upsertAttributes } from './attributes.ts';
 import { SITE_KEY } from './audit.ts';
 import { DAY, VirtualClock } from './clock.ts';
-import { EVENT_RETENTION, emit, envelope, lastEvent, slashType, webhookUser } from './events.ts';
+import {
+  EVENT_LOG_SIZE,
+  EVENT_RETENTION,
+  emit,
+  envelope,
+  lastEvent,
+  slashType,
+  webhookUser,
+} from './events.ts';
 import { Platform } from './platform.ts';
 import { TenantState } from './tenant-state.ts';
 import { createUser } from './users.ts';
+import { createReceiver, recordAttempt } from './webhooks.ts';
 
 const START = 1_767_225_600;
 
@@ -148,5 +157,48 @@ describe('event bodies', () => {
       START,
     );
     expect(JSON.stringify(webhookUser(t, u))).not.toContain(u.passwordHash);
+  });
+});
+
+describe('the event log’s bound (docs/adr-0002: the event log)', () => {
+  /** `count` user.created events, a second apart from `from`. */
+  const emitUsers = (t: TenantState, count: number, from: number) => {
+    for (let i = 0; i < count; i++) emit(t, 'user.created', { n: i }, from + i);
+  };
+
+  it('keeps a tenant’s newest events and drops the oldest, so writes do not grow the log for good', () => {
+    const t = TenantState.empty('t', 'T', 'key');
+    emitUsers(t, 3 * EVENT_LOG_SIZE, START);
+    expect(t.events.length).toBeLessThanOrEqual(EVENT_LOG_SIZE);
+    expect(t.events.length).toBeGreaterThan(EVENT_LOG_SIZE / 2);
+    expect(t.events.at(-1)?.id).toBe(3 * EVENT_LOG_SIZE);
+    expect(t.eventById(1)).toBeUndefined();
+    // Still in id order, so eventById's bisection finds every kept one.
+    const ids = t.events.map((e) => e.id);
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    expect(t.eventById(ids[0] as number)?.id).toBe(ids[0]);
+  });
+
+  it('keeps the newest event of each type, so GET /webhook/{event}/last answers the same after a restart (seed 001, Webhook last event)', () => {
+    const t = TenantState.empty('t', 'T', 'key');
+    const published = emit(t, 'course.published', { course: 1 }, START);
+    emitUsers(t, EVENT_LOG_SIZE + 1, START + 1);
+    expect(t.eventById(published.id)).toBe(published);
+    const restarted = new TenantState(structuredClone(t.toData()));
+    expect(lastEvent(restarted, 'course.published', START + 10)).toEqual(published);
+  });
+
+  it('keeps an event a pending delivery has still to send, and lets it go once the delivery is done', () => {
+    const t = TenantState.empty('t', 'T', 'key');
+    createReceiver(t, { url: 'http://127.0.0.1:9/hook', secret: 's', events: ['group.user.created'] }, START);
+    const first = emit(t, 'group.user.created', { n: 'first' }, START);
+    emit(t, 'group.user.created', { n: 'second' }, START + 1);
+    emitUsers(t, EVENT_LOG_SIZE + 1, START + 2);
+    expect(t.eventById(first.id)).toBe(first);
+
+    const delivery = [...t.deliveries.values()].find((d) => d.eventId === first.id);
+    recordAttempt(t, delivery?.id as string, { at: 'now', status: 204, error: null }, 'delivered', null);
+    emitUsers(t, EVENT_LOG_SIZE, START + EVENT_LOG_SIZE + 10);
+    expect(t.eventById(first.id)).toBeUndefined();
   });
 });

@@ -8,6 +8,16 @@ import { queueDeliveries } from './webhooks.ts';
 /** Seed 001: "Only events of the last 30 days are returned." */
 export const EVENT_RETENTION = 30 * DAY;
 
+/**
+ * How many events a tenant's log keeps, the newest (docs/adr-0002: the event log). The seeds show
+ * none; without one, every write of a long-running mock would grow its memory and state file for
+ * good, as the audit log's bound says too. Kept past it: the newest event of each type, which
+ * `GET /webhook/{event}/last` answers, and every event a pending delivery has still to send. An
+ * eighth more than the excess goes at once, so a write does not move the whole log every time.
+ */
+export const EVENT_LOG_SIZE = 10_000;
+const EVENT_TRIM = EVENT_LOG_SIZE / 8;
+
 /** The envelope's `type` is the slash form of the dot-notation name: `group.user.created` → `Group/User/Created`. */
 export const slashType = (dotName: string) =>
   dotName
@@ -24,7 +34,21 @@ export function emit(
   const event = { id: t.nextId('event'), type, occuredAt: at, body };
   t.addEvent(event);
   queueDeliveries(t, event);
+  if (t.events.length > EVENT_LOG_SIZE) trimEvents(t);
   return event;
+}
+
+/** Drops the oldest events past EVENT_LOG_SIZE (and an eighth more) but those still needed; the order stays. */
+function trimEvents(t: TenantState): void {
+  const { events } = t;
+  const drop = events.length - EVENT_LOG_SIZE + EVENT_TRIM;
+  const needed = new Set<number>();
+  for (const d of t.deliveries.values()) if (d.state === 'pending') needed.add(d.eventId);
+  let kept = 0;
+  events.forEach((e, i) => {
+    if (i >= drop || needed.has(e.id) || t.lastEvent(e.type) === e) events[kept++] = e;
+  });
+  events.length = kept;
 }
 
 export function lastEvent(t: TenantState, type: string, now: number): PlatformEvent | undefined {

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { loadSeed } from '../seed/index.ts';
 import { DAY, VirtualClock } from './clock.ts';
 import { DomainError } from './errors.ts';
+import { EVENT_LOG_SIZE, emit } from './events.ts';
 import type { PlatformEvent } from './model.ts';
 import { type CommandArgs, type CommandName, type Journal, type JournalEntry, Platform } from './platform.ts';
 import type { TenantState } from './tenant-state.ts';
@@ -265,6 +266,22 @@ describe('Platform.onEvents', () => {
       resultValue: 77,
     });
     expect(heard.map((e) => [e.type, e.body.resultValue])).toEqual([['course.finished', 77]]);
+  });
+
+  it('tells a listener the event of a command that cut the event log down (docs/adr-0002: the event log)', () => {
+    const p = demoPlatform();
+    const t = p.tenant('demo');
+    for (let i = t.events.length; i < EVENT_LOG_SIZE; i++) emit(t, 'course.published', { n: i }, p.now());
+    const heard: PlatformEvent[] = [];
+    p.onEvents((_t, events) => heard.push(...events));
+    p.run('createUser', {
+      tenantId: 'demo',
+      input: { name: 'N', email: 'n@demo.example', password: 'password1', roleAlias: 'learner' },
+    });
+    expect(t.events.length).toBeLessThan(EVENT_LOG_SIZE);
+    expect(heard.map((e) => [e.type, (e.body.user as { email: string }).email])).toEqual([
+      ['user.created', 'n@demo.example'],
+    ]);
   });
 
   it('stops telling a listener once it unsubscribes (seed 001, Events)', () => {

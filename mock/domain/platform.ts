@@ -85,6 +85,13 @@ function journalled<A>(args: A): A {
   return input?.password === undefined ? args : { ...args, input: withoutPassword(input) };
 }
 
+/** The events of a log (in id order) with an id above `id`: the newest, found from the end. */
+function eventsAfter(events: PlatformEvent[], id: number): PlatformEvent[] {
+  let from = events.length;
+  while (from > 0 && (events[from - 1] as PlatformEvent).id > id) from--;
+  return events.slice(from);
+}
+
 export class Platform {
   readonly tenants = new Map<string, TenantState>();
   /** Goes up with every change of state: what a read may cache is valid for one version. */
@@ -136,8 +143,11 @@ export class Platform {
     // 2 % of a write's CPU without --state-file.
     const entry: JournalEntry | null = this.journal ? { t: name, a: journalled(args), at } : null;
     if (entry) this.journal?.append(entry);
-    const eventCounts = new Map([...this.tenants].map(([id, t]) => [id, t.events.length]));
-    const deliveriesMade = new Map([...this.tenants].map(([id, t]) => [id, t.seq.delivery ?? 0]));
+    // What a command added is what took a higher id than before it: the event log is cut from the
+    // front (domain/events.ts), so its length cannot tell.
+    const before = new Map<string, { event: number; delivery: number }>();
+    for (const [id, t] of this.tenants)
+      before.set(id, { event: t.seq.event ?? 0, delivery: t.seq.delivery ?? 0 });
     const command = COMMANDS[name] as (p: Platform, a: CommandArgs<N>) => CommandResult<N>;
     let result: CommandResult<N>;
     try {
@@ -148,11 +158,14 @@ export class Platform {
     }
     this.version++;
     for (const [id, tenant] of this.tenants) {
-      const fresh = tenant.events.slice(eventCounts.get(id) ?? tenant.events.length);
-      if (fresh.length) for (const listener of this.eventListeners) listener(tenant, fresh);
+      const was = before.get(id);
+      if (!was) continue;
+      if (this.eventListeners.size && (tenant.seq.event ?? 0) > was.event) {
+        const fresh = eventsAfter(tenant.events, was.event);
+        for (const listener of this.eventListeners) listener(tenant, fresh);
+      }
       // Every delivery takes the next `delivery` id (domain/webhooks.ts), so a higher one means new ones.
-      const made = deliveriesMade.get(id);
-      if (made !== undefined && (tenant.seq.delivery ?? 0) > made)
+      if ((tenant.seq.delivery ?? 0) > was.delivery)
         for (const listener of this.deliveryListeners) listener(tenant);
     }
     return result;
