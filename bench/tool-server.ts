@@ -14,7 +14,7 @@ import { demoMcpKey } from '../mock/seed/demo.ts';
 import { LoadGenerator, type LoadSummary } from './load.ts';
 import { CPUS, loadAverage, pin } from './machine.ts';
 import { lmskitNodeFlags } from './node-flags.ts';
-import { roundRatios, spread } from './stats.ts';
+import { round2, roundRatios, spread } from './stats.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -158,6 +158,6 @@ for (const name of names) {
 }
 // What bench/run.ts's target judges: the tool server's req/s over the direct call's, within a round.
 const rate = roundRatios(runs.tool ?? [], runs.direct ?? [], (x) => x.reqPerSec);
-console.log(`tool/direct req/s within a round: ${show(rate, (x) => Math.round(x * 100) / 100)}×`);
+console.log(`tool/direct req/s within a round: ${show(rate, round2)}×`);
 console.log(`load average ${loadAverage().join(' ')}`);
 process.exit(0);
