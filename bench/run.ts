@@ -140,7 +140,12 @@ const newUser = JSON.stringify({
   password: 'bench-password',
   roleAlias: 'learner',
 });
-/** E-mail fragments ("weber1234") no answer of the cache has seen: every search scans. */
+/**
+ * E-mail fragments ("weber1234") the answer cache has not kept: every search scans. The load worker
+ * goes on through the list from run to run, so a query comes again only after 20 000 others, long
+ * after the cache forgot it (it keeps an answer from a URL's second ask and remembers at most 4 000
+ * URLs asked once, mock/http/answer-cache.ts).
+ */
 const freshQueries = (users: number) =>
   Array.from(
     { length: 20_000 },
