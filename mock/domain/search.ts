@@ -2,7 +2,6 @@
 // of a user's name or e-mail, or of a course's name; at most `limit` results, with the total.
 import type { Course, User } from './model.ts';
 import type { TenantState } from './tenant-state.ts';
-import { UserSearchIndex, userText } from './user-search-index.ts';
 
 function firstMatches<T>(
   items: Iterable<T>,
@@ -20,9 +19,7 @@ function firstMatches<T>(
 }
 
 export function searchUsers(t: TenantState, query: string, limit: number): { found: User[]; total: number } {
-  const needle = query.toLowerCase();
-  if (UserSearchIndex.matches(needle)) return t.userSearch.search(needle, limit);
-  return firstMatches(t.users.values(), (u) => userText(u).includes(needle), limit);
+  return t.userSearch.search(query.toLowerCase(), limit);
 }
 
 export function searchCourses(

@@ -16,11 +16,15 @@
 // rows word by word, in order through memory: at a million users, 489 words per trigram of the
 // needle instead of a test of each of 15 625 chunks. The rows take 32 bytes per user.
 //
-// Each user's text is `name\nemail` lower-cased, and users are separated by a NUL, which no needle
-// here contains (`matches` refuses one), so a match never spans two users. Chunks follow the users'
-// creation order, the order answers list them in. A new user is appended to the last chunk; a
-// changed name or e-mail redoes the user's chunk alone: its text is dropped and its trigram bits
-// cleared and noted again. Rebuilding the whole index instead took over a second at a million users,
+// Each user's text is `name\nemail` lower-cased, and users are separated by a NUL. Only a needle
+// holding a NUL can match across a separator, and such a match is passed over, so every match found
+// lies within one user's text. Needles with a NUL were once answered by testing every user instead:
+// any client could send one with every request, and at a million users each held the event loop for
+// 0.6 s (bench/RESULTS.md, The million-user seed).
+//
+// Chunks follow the users' creation order, the order answers list them in. A new user is appended
+// to the last chunk; a changed name or e-mail redoes the user's chunk alone: its text is dropped and
+// its trigram bits cleared and noted again. Rebuilding the whole index instead took over a second at a million users,
 // so a client alternating renames and searches held the event loop that long each time.
 import type { User } from './model.ts';
 
@@ -163,11 +167,6 @@ export class UserSearchIndex {
     return this.chunks.findIndex((chunk) => chunk.ids.includes(id));
   }
 
-  /** Whether `needle` (already lower-cased) can be searched here; a NUL would cross users. */
-  static matches(needle: string): boolean {
-    return !needle.includes(SEPARATOR);
-  }
-
   /** The first `limit` users whose text contains `needle` (lower-cased), in creation order, and how many do. */
   search(needle: string, limit: number): { found: User[]; total: number } {
     if (this.stale) this.rebuild();
@@ -198,14 +197,20 @@ export class UserSearchIndex {
   /** Adds the chunk's matching users to `found` (up to `limit` in all) and answers how many match. */
   private searchChunk(chunk: Chunk, needle: string, limit: number, found: User[]): number {
     const text = this.textOf(chunk);
+    const { starts } = chunk;
     let total = 0;
     let at = text.indexOf(needle);
     while (at >= 0) {
-      const i = lastStartAtOrBefore(chunk.starts, at);
+      const i = lastStartAtOrBefore(starts, at);
+      const next = starts[i + 1];
+      // User i's text ends at its separator, just before the next user's text.
+      if (at + needle.length > (next ?? text.length) - 1) {
+        at = text.indexOf(needle, at + 1);
+        continue;
+      }
       total++;
       if (found.length < limit) found.push(this.userOf(chunk.ids[i] as number));
       // The next match must start in a later user: one count per user.
-      const next = chunk.starts[i + 1];
       if (next === undefined) break;
       at = text.indexOf(needle, next);
     }

@@ -86,8 +86,27 @@ describe('user search from the chunked index (seed 000, find_user)', () => {
     expect(t.userSearch.rebuilds).toBe(1);
   });
 
-  it('a query containing NUL is answered by testing every user (it would cross users in the index)', () => {
-    const t = scale(100);
-    expect(searchUsers(t, 'a\u0000b', 20)).toEqual({ found: [], total: 0 });
+  it('a query holding a NUL finds what testing every user finds, from the index: no user is read in bulk', () => {
+    const t = scale(5_000);
+    searchUsers(t, 'x', 20);
+    const template = t.users.get(1) as User;
+    t.addUser({ ...template, id: 5_001, apiId: 'nul', name: 'Nul\u0000Inside', email: 'nul@late.example' });
+    const secondName = (t.users.get(2) as User).name.toLowerCase();
+    // The index keeps users apart with a NUL: these needles occur across two users there, which is no match.
+    const crossing = [`\u0000${secondName[0]}`, 'e\u0000', `e\u0000${secondName.slice(0, 2)}`];
+    const queries = ['l\u0000i', '\u0000', 'NUL\u0000', ...crossing];
+    const everyone = [...t.users.values()];
+    const expected = queries.map((q) => naive(everyone, q, 20));
+    expect(expected.slice(0, 3)).toEqual([
+      { found: [5_001], total: 1 },
+      { found: [5_001], total: 1 },
+      { found: [5_001], total: 1 },
+    ]);
+    const values = vi.spyOn(t.users, 'values');
+    queries.forEach((query, k) => {
+      const { found, total } = searchUsers(t, query, 20);
+      expect({ found: found.map((u) => u.id), total }, JSON.stringify(query)).toEqual(expected[k]);
+    });
+    expect(values).not.toHaveBeenCalled();
   });
 });
