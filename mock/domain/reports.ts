@@ -4,7 +4,6 @@
 import { isExpired, statusOf } from './assignments.ts';
 import { DAY } from './clock.ts';
 import { notFound } from './errors.ts';
-import type { Assignment } from './model.ts';
 import type { TenantState } from './tenant-state.ts';
 
 const percent = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 1000) / 10);
@@ -61,56 +60,94 @@ export const STATISTICS_SCOPES = [
 ] as const;
 export type StatisticsScope = (typeof STATISTICS_SCOPES)[number];
 
+/**
+ * The figures of the scopes that come from assignments, in one pass over the table's rows, which
+ * makes no record: building every assignment took 2–4 s a request at 5 M assignments, and any key
+ * allowed to read statistics could ask for it again and again.
+ */
+function assignmentFigures(t: TenantState, now: number) {
+  const since7 = now - 7 * DAY;
+  const since30 = now - 30 * DAY;
+  const active7 = new Set<number>();
+  const active30 = new Set<number>();
+  let finished = 0;
+  let resultSum = 0;
+  let progressSum = 0;
+  let overdue = 0;
+  let started30 = 0;
+  let finished30 = 0;
+  t.assignments.forEachRow((a) => {
+    const started = a.startedAt ?? -1;
+    const latest = Math.max(started, a.finishedAt ?? -1);
+    if (latest >= since30) active30.add(a.userId);
+    if (latest >= since7) active7.add(a.userId);
+    if (started >= since30) started30++;
+    progressSum += a.progressValue;
+    if (a.finishedAt !== null) {
+      finished++;
+      resultSum += a.resultValue ?? 0;
+      if (a.finishedAt >= since30) finished30++;
+    }
+    if (isExpired(a, now)) overdue++;
+  });
+  return {
+    total: t.assignments.size,
+    finished,
+    resultSum,
+    progressSum,
+    overdue,
+    started30,
+    finished30,
+    active7: active7.size,
+    active30: active30.size,
+  };
+}
+
 export function statistics(t: TenantState, scope: StatisticsScope, now: number): Record<string, number> {
   const courses = [...t.courses.values()];
-  const assignments = [...t.assignments.values()];
-  const since = (days: number) => now - days * DAY;
-  const activeSince = (from: number) =>
-    new Set(
-      assignments
-        .filter((a) => (a.startedAt ?? -1) >= from || (a.finishedAt ?? -1) >= from)
-        .map((a) => a.userId),
-    ).size;
-  const finished = assignments.filter((a) => a.finishedAt !== null);
+  const since30 = now - 30 * DAY;
+  const average = (sum: number, count: number) => (count ? Math.round(sum / count) : 0);
   switch (scope) {
-    case 'overview':
+    case 'overview': {
+      const a = assignmentFigures(t, now);
       return {
         usersTotal: t.users.size,
-        usersActive: [...t.users.values()].filter((u) => !u.isBanned).length,
+        usersActive: t.users.size - t.users.bannedCount(),
         coursesTotal: courses.length,
         coursesPublished: courses.filter((c) => !c.isDraft).length,
-        assignmentsTotal: assignments.length,
-        assignmentsFinished: finished.length,
-        completionRate: percent(finished.length, assignments.length),
+        assignmentsTotal: a.total,
+        assignmentsFinished: a.finished,
+        completionRate: percent(a.finished, a.total),
       };
+    }
     case 'publishing':
       return {
         coursesPublished: courses.filter((c) => !c.isDraft).length,
         coursesDraft: courses.filter((c) => c.isDraft).length,
-        publishedLast30Days: courses.filter((c) => (c.publishedAt ?? -1) >= since(30)).length,
+        publishedLast30Days: courses.filter((c) => (c.publishedAt ?? -1) >= since30).length,
       };
     case 'courseCreation':
       return {
         coursesCreated: courses.length,
-        coursesCreatedLast30Days: courses.filter((c) => c.createdAt >= since(30)).length,
+        coursesCreatedLast30Days: courses.filter((c) => c.createdAt >= since30).length,
         coursesGeneratedByAi: [...t.jobs.values()].filter((j) => j.result).length,
       };
-    case 'activity':
+    case 'activity': {
+      const a = assignmentFigures(t, now);
       return {
-        activeUsersLast7Days: activeSince(since(7)),
-        activeUsersLast30Days: activeSince(since(30)),
-        coursesStartedLast30Days: assignments.filter((a) => (a.startedAt ?? -1) >= since(30)).length,
-        coursesFinishedLast30Days: finished.filter((a) => (a.finishedAt ?? -1) >= since(30)).length,
+        activeUsersLast7Days: a.active7,
+        activeUsersLast30Days: a.active30,
+        coursesStartedLast30Days: a.started30,
+        coursesFinishedLast30Days: a.finished30,
       };
+    }
     case 'insights': {
-      const overdue = assignments.filter((a) => isExpired(a, now)).length;
-      const average = (values: number[]) =>
-        values.length ? Math.round(values.reduce((s, v) => s + v, 0) / values.length) : 0;
+      const a = assignmentFigures(t, now);
       return {
-        averageResult: average(finished.map((a: Assignment) => a.resultValue ?? 0)),
-        averageProgress: average(assignments.map((a) => a.progressValue)),
-        overdueAssignments: overdue,
-        overdueRate: percent(overdue, assignments.length),
+        averageResult: average(a.resultSum, a.finished),
+        averageProgress: average(a.progressSum, a.total),
+        overdueAssignments: a.overdue,
+        overdueRate: percent(a.overdue, a.total),
       };
     }
     case 'tags':

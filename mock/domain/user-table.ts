@@ -16,7 +16,7 @@ import type { User } from './model.ts';
 /** Users 1…count of a seed, each made from its id alone. */
 export interface MadeUsers {
   count: number;
-  /** User `id`, frozen (with its `groupIds` and `attributes`). */
+  /** User `id`, frozen (with its `groupIds` and `attributes`); never banned until written. */
   make(id: number): User;
   /** The id of the made user whose apiId this may be; the caller checks the user's actual apiId. */
   idOfApiId(apiId: string): number | undefined;
@@ -66,6 +66,13 @@ export class UserTable {
   *keys(): IterableIterator<number> {
     for (let id = 1; id <= (this.made?.count ?? 0); id++) yield id;
     for (const id of this.kept.keys()) if (!this.isMade(id)) yield id;
+  }
+
+  /** How many users are banned: only kept users can be, so a million made ones are not read. */
+  bannedCount(): number {
+    let banned = 0;
+    for (const user of this.kept.values()) if (user.isBanned) banned++;
+    return banned;
   }
 
   /** Adds a user that is not made; its id must be new. */

@@ -3,9 +3,13 @@
 // again, and request validators are compiled once, when the app is built — never per request.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SpecSchemas } from '../../lib/openapi-schemas.ts';
-import { VirtualClock } from '../../mock/domain/clock.ts';
+import { isExpired } from '../../mock/domain/assignments.ts';
+import { DAY, VirtualClock } from '../../mock/domain/clock.ts';
+import type { User } from '../../mock/domain/model.ts';
 import { Platform } from '../../mock/domain/platform.ts';
+import { STATISTICS_SCOPES, type StatisticsScope, statistics } from '../../mock/domain/reports.ts';
 import { groupStatistics, platformStatistics } from '../../mock/domain/statistics.ts';
+import type { TenantState } from '../../mock/domain/tenant-state.ts';
 import { START } from '../../mock/seed/demo.ts';
 import { loadSeed } from '../../mock/seed/index.ts';
 import { scaleTenant } from '../../mock/seed/scale.ts';
@@ -49,7 +53,77 @@ describe('statistics come from aggregates (seed 001: "response time grows with p
     groupStatistics(t, t.groups.get(2) as never);
     expect(users).not.toHaveBeenCalled();
   });
+  it('v2 statistics (seed 000, get_statistics) make no user or assignment record, and equal their record-by-record definition', () => {
+    const t = scalePlatform(20_000).tenant('demo');
+    (t.editUser(7) as User).isBanned = true;
+    const unfinished = t.assignmentsOfUser(1).find((a) => a.finishedAt === null);
+    if (!unfinished) throw new Error('the scale seed gives user 1 an unfinished assignment');
+    t.markFinished(unfinished, START - 3 * DAY, 64);
+    // Before, during and after the seed's activity, so that every window and deadline test counts.
+    const moments = [START - 45 * DAY, START - 30 * DAY, START - 10 * DAY, START, START + 400 * DAY];
+    const expected = moments.map((now) => STATISTICS_SCOPES.map((scope) => recordByRecord(t, scope, now)));
+    const users = vi.spyOn(t.users, 'values');
+    const assignments = vi.spyOn(t.assignments, 'values');
+    const actual = moments.map((now) => STATISTICS_SCOPES.map((scope) => statistics(t, scope, now)));
+    expect(users).not.toHaveBeenCalled();
+    expect(assignments).not.toHaveBeenCalled();
+    expect(actual).toEqual(expected);
+    expect(actual[4]?.[0]).toMatchObject({ usersActive: 19_999, assignmentsTotal: 100_000 });
+  });
 });
+
+/** Each v2 statistics figure as the contract describes it, over every user and assignment record. */
+function recordByRecord(t: TenantState, scope: StatisticsScope, now: number): Record<string, number> {
+  const percent = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 1000) / 10);
+  const average = (values: number[]) =>
+    values.length ? Math.round(values.reduce((sum, v) => sum + v, 0) / values.length) : 0;
+  const courses = [...t.courses.values()];
+  const assignments = [...t.assignments.values()];
+  const finished = assignments.filter((a) => a.finishedAt !== null);
+  const since = (days: number) => now - days * DAY;
+  const activeSince = (from: number) =>
+    new Set(
+      assignments
+        .filter((a) => (a.startedAt ?? -1) >= from || (a.finishedAt ?? -1) >= from)
+        .map((a) => a.userId),
+    ).size;
+  const overdue = assignments.filter((a) => isExpired(a, now)).length;
+  const byScope: Record<StatisticsScope, Record<string, number>> = {
+    overview: {
+      usersTotal: t.users.size,
+      usersActive: [...t.users.values()].filter((u) => !u.isBanned).length,
+      coursesTotal: courses.length,
+      coursesPublished: courses.filter((c) => !c.isDraft).length,
+      assignmentsTotal: assignments.length,
+      assignmentsFinished: finished.length,
+      completionRate: percent(finished.length, assignments.length),
+    },
+    publishing: {
+      coursesPublished: courses.filter((c) => !c.isDraft).length,
+      coursesDraft: courses.filter((c) => c.isDraft).length,
+      publishedLast30Days: courses.filter((c) => (c.publishedAt ?? -1) >= since(30)).length,
+    },
+    courseCreation: {
+      coursesCreated: courses.length,
+      coursesCreatedLast30Days: courses.filter((c) => c.createdAt >= since(30)).length,
+      coursesGeneratedByAi: [...t.jobs.values()].filter((j) => j.result).length,
+    },
+    activity: {
+      activeUsersLast7Days: activeSince(since(7)),
+      activeUsersLast30Days: activeSince(since(30)),
+      coursesStartedLast30Days: assignments.filter((a) => (a.startedAt ?? -1) >= since(30)).length,
+      coursesFinishedLast30Days: finished.filter((a) => (a.finishedAt ?? -1) >= since(30)).length,
+    },
+    insights: {
+      averageResult: average(finished.map((a) => a.resultValue ?? 0)),
+      averageProgress: average(assignments.map((a) => a.progressValue)),
+      overdueAssignments: overdue,
+      overdueRate: percent(overdue, assignments.length),
+    },
+    tags: { tagsTotal: 0, coursesTagged: 0, coursesUntagged: courses.length },
+  };
+  return byScope[scope];
+}
 
 describe('the HTTP layer', () => {
   let h: Harness;
