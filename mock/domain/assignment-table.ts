@@ -190,8 +190,13 @@ export class AssignmentTable {
     return undefined;
   }
 
-  ofUser(userId: number): Assignment[] {
-    return this.along(this.byUser, userId);
+  /** With `courses`, only the assignments to these courses: the others are passed over unmade. */
+  ofUser(userId: number, courses?: ReadonlySet<number>): Assignment[] {
+    if (!courses) return this.along(this.byUser, userId);
+    const out: Assignment[] = [];
+    for (let row = this.byUser.first.get(userId) - 1; row >= 0; row = (this.byUser.next[row] as number) - 1)
+      if (courses.has(this.courseIds[row] as number)) out.push(this.record(row));
+    return out;
   }
 
   ofCourse(courseId: number): Assignment[] {

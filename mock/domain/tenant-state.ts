@@ -265,8 +265,9 @@ export class TenantState {
     return this.assignments.ofUserAndCourse(userId, courseId);
   }
 
-  assignmentsOfUser(userId: number): Assignment[] {
-    return this.assignments.ofUser(userId);
+  /** The user's assignments in creation order; with `courses`, only those to these courses. */
+  assignmentsOfUser(userId: number, courses?: ReadonlySet<number>): Assignment[] {
+    return this.assignments.ofUser(userId, courses);
   }
 
   assignmentsOfCourse(courseId: number): Assignment[] {

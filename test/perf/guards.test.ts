@@ -3,9 +3,9 @@
 // again, and request validators are compiled once, when the app is built — never per request.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SpecSchemas } from '../../lib/openapi-schemas.ts';
-import { isExpired } from '../../mock/domain/assignments.ts';
+import { assignmentsOfGroup, isExpired } from '../../mock/domain/assignments.ts';
 import { DAY, VirtualClock } from '../../mock/domain/clock.ts';
-import type { User } from '../../mock/domain/model.ts';
+import type { Assignment, Group, User } from '../../mock/domain/model.ts';
 import { Platform } from '../../mock/domain/platform.ts';
 import { STATISTICS_SCOPES, type StatisticsScope, statistics } from '../../mock/domain/reports.ts';
 import { groupStatistics, platformStatistics } from '../../mock/domain/statistics.ts';
@@ -53,6 +53,23 @@ describe('statistics come from aggregates (seed 001: "response time grows with p
     groupStatistics(t, t.groups.get(2) as never);
     expect(users).not.toHaveBeenCalled();
   });
+  it("a group's assignments (seed 000, list_assignments by groupId) make records only for the group's courses", () => {
+    const t = scalePlatform(20_000).tenant('demo');
+    const group = t.groups.get(2) as Group;
+    const { courseId } = t.assignmentsOfUser(group.memberIds[0] as number)[0] as Assignment;
+    group.courseIds = [courseId];
+    const expected = group.memberIds.flatMap((id) =>
+      t.assignmentsOfUser(id).filter((a) => a.courseId === courseId),
+    );
+    expect(expected.length).toBeGreaterThan(0);
+    const made = vi.spyOn(t.assignments, 'record');
+    expect(assignmentsOfGroup(t, group)).toEqual(expected);
+    expect(made).toHaveBeenCalledTimes(expected.length);
+    group.courseIds = [];
+    expect(assignmentsOfGroup(t, group)).toEqual([]);
+    expect(made).toHaveBeenCalledTimes(expected.length);
+  });
+
   it('v2 statistics (seed 000, get_statistics) make no user or assignment record, and equal their record-by-record definition', () => {
     const t = scalePlatform(20_000).tenant('demo');
     (t.editUser(7) as User).isBanned = true;
