@@ -6,6 +6,11 @@ import { DAY } from './clock.ts';
 import { notFound } from './errors.ts';
 import type { TenantState } from './tenant-state.ts';
 
+const count = <T>(items: Iterable<T>, test: (item: T) => boolean) => {
+  let n = 0;
+  for (const item of items) if (test(item)) n++;
+  return n;
+};
 const percent = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 1000) / 10);
 
 export function courseUserStatistics(t: TenantState, courseId: number, groupId: number | null, now: number) {
@@ -112,7 +117,7 @@ export function statistics(t: TenantState, scope: StatisticsScope, now: number):
       const a = assignmentFigures(t, now);
       return {
         usersTotal: t.users.size,
-        usersActive: t.users.size - t.users.bannedCount(),
+        usersActive: t.users.size - count(t.users.keptUsers(), (u) => u.isBanned),
         coursesTotal: courses.length,
         coursesPublished: courses.filter((c) => !c.isDraft).length,
         assignmentsTotal: a.total,

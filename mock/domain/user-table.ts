@@ -16,7 +16,7 @@ import type { User } from './model.ts';
 /** Users 1…count of a seed, each made from its id alone. */
 export interface MadeUsers {
   count: number;
-  /** User `id`, frozen (with its `groupIds` and `attributes`); never banned until written. */
+  /** User `id`, frozen (with its `groupIds` and `attributes`): not banned, with no attribute values. */
   make(id: number): User;
   /** The id of the made user whose apiId this may be; the caller checks the user's actual apiId. */
   idOfApiId(apiId: string): number | undefined;
@@ -68,11 +68,13 @@ export class UserTable {
     for (const id of this.kept.keys()) if (!this.isMade(id)) yield id;
   }
 
-  /** How many users are banned: only kept users can be, so a million made ones are not read. */
-  bannedCount(): number {
-    let banned = 0;
-    for (const user of this.kept.values()) if (user.isBanned) banned++;
-    return banned;
+  /**
+   * The users kept as objects: the created, the loaded and the written ones. A made user is not
+   * banned and holds no attribute values until it is written, so whatever looks for those reads
+   * these alone, not a million made users.
+   */
+  keptUsers(): IterableIterator<User> {
+    return this.kept.values();
   }
 
   /** Adds a user that is not made; its id must be new. */

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SpecSchemas } from '../../lib/openapi-schemas.ts';
 import { assignmentsOfGroup, isExpired } from '../../mock/domain/assignments.ts';
+import { upsertAttributes } from '../../mock/domain/attributes.ts';
 import { DAY, VirtualClock } from '../../mock/domain/clock.ts';
 import type { Assignment, Group, User } from '../../mock/domain/model.ts';
 import { Platform } from '../../mock/domain/platform.ts';
@@ -68,6 +69,18 @@ describe('statistics come from aggregates (seed 001: "response time grows with p
     group.courseIds = [];
     expect(assignmentsOfGroup(t, group)).toEqual([]);
     expect(made).toHaveBeenCalledTimes(expected.length);
+  });
+
+  it('renaming a user attribute (seed 001, POST /custom/attributes/users) moves the values without reading every user', () => {
+    const t = scalePlatform(20_000).tenant('demo');
+    const field = { name: 'Badge', type: 1 as const, position: 1, isRequired: false, isVisible: true };
+    const [badge] = upsertAttributes(t, 'user', [{ ...field, apiId: 'badge' }]);
+    (t.editUser(42) as User).attributes.badge = 'B-42';
+    const users = vi.spyOn(t.users, 'values');
+    upsertAttributes(t, 'user', [{ ...field, id: badge?.id, apiId: 'badgeNumber' }]);
+    expect(users).not.toHaveBeenCalled();
+    expect(t.users.get(42)?.attributes).toEqual({ badgeNumber: 'B-42' });
+    expect(t.users.get(43)?.attributes).toEqual({});
   });
 
   it('v2 statistics (seed 000, get_statistics) make no user or assignment record, and equal their record-by-record definition', () => {
