@@ -75,6 +75,32 @@ describe('users made from their ids (the scale seed)', () => {
     ]);
   });
 
+  it('answers a page of users as a slice of every user in order, across made, written and created ones', () => {
+    const t = scale(40);
+    (t.editUser(7) as User).bio = 'written';
+    for (const n of [1, 2, 3])
+      createUser(
+        t,
+        SITE_KEY,
+        { name: `New ${n}`, email: `new${n}@x.test`, password: 'long-enough', roleAlias: 'learner' },
+        AT,
+      );
+    const everyone = [...t.users.values()];
+    for (const [offset, limit] of [
+      [0, 5],
+      [5, 5],
+      [38, 4],
+      [40, 2],
+      [41, 10],
+      [43, 1],
+      [0, 100],
+    ] as const)
+      expect(t.users.slice(offset, limit), `${offset}+${limit}`).toEqual(
+        everyone.slice(offset, offset + limit),
+      );
+    expect(t.users.slice(5, 5)[1]?.bio).toBe('written');
+  });
+
   it('refuses an e-mail a made user holds, and lets a user keep its own', () => {
     const t = scale(50);
     const taken = (t.users.get(2) as User).email;

@@ -68,6 +68,21 @@ export class UserTable {
     for (const id of this.kept.keys()) if (!this.isMade(id)) yield id;
   }
 
+  /** The users at `offset`… of `values()`, at most `limit`: the made ones skipped are not made. */
+  slice(offset: number, limit: number): User[] {
+    const out: User[] = [];
+    const made = this.made?.count ?? 0;
+    for (let id = offset + 1; id <= made && out.length < limit; id++) out.push(this.get(id) as User);
+    let skip = Math.max(0, offset - made);
+    for (const user of this.kept.values()) {
+      if (out.length >= limit) break;
+      if (this.isMade(user.id)) continue;
+      if (skip > 0) skip--;
+      else out.push(user);
+    }
+    return out;
+  }
+
   /**
    * The users kept as objects: the created, the loaded and the written ones. A made user is not
    * banned and holds no attribute values until it is written, so whatever looks for those reads

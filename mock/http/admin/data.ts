@@ -6,8 +6,8 @@ import { jobIsDue } from '../../domain/ai.ts';
 import { certificateOf, statusOf } from '../../domain/assignments.ts';
 import type { Assignment } from '../../domain/model.ts';
 import type { Platform } from '../../domain/platform.ts';
+import { searchUsers } from '../../domain/search.ts';
 import type { TenantState } from '../../domain/tenant-state.ts';
-import { userText } from '../../domain/user-search-index.ts';
 import { errorAnswer } from '../error-body.ts';
 import { type Handlers, ok } from '../typed-handlers.ts';
 import { userIdOf } from './user-ref.ts';
@@ -92,14 +92,14 @@ export function dataHandlers(platform: Platform): Pick<Handlers<PathOperations>,
 
     listTenantUsers: (_req, _res, input) => {
       const t = tenant(input);
-      const q = typeof input.query.query === 'string' ? input.query.query.toLowerCase() : '';
+      const q = typeof input.query.query === 'string' ? input.query.query : '';
       const limit = input.query.limit === undefined ? Number.POSITIVE_INFINITY : Number(input.query.limit);
-      const { items, total } = page(
-        t.users.values(),
-        (u) => !q || userText(u).includes(q),
-        offsetOf(input),
-        limit,
-      );
+      const offset = offsetOf(input);
+      // The v2 search's index, and users made for the page alone: reading every user took 0.3 s a
+      // page and 0.65 s a search at a million users.
+      const { items, total } = q
+        ? (({ found, total }) => ({ items: found.slice(offset), total }))(searchUsers(t, q, offset + limit))
+        : { items: t.users.slice(offset, limit), total: t.users.size };
       return ok({
         users: items.map((u) => ({ id: u.id, apiId: u.apiId, name: u.name, email: u.email, role: u.role })),
         total,
