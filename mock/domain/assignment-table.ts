@@ -160,6 +160,13 @@ export class AssignmentTable {
     for (let row = 0; row < this.rows; row++) yield this.held.get(row)?.deref() ?? this.copy(row);
   }
 
+  /** The assignments at rows `offset`…, at most `limit`, in creation order; no other row is read. */
+  slice(offset: number, limit: number): Assignment[] {
+    const out: Assignment[] = [];
+    for (let row = offset; row < this.rows && out.length < limit; row++) out.push(this.record(row));
+    return out;
+  }
+
   /**
    * Every row's fields, in creation order, read into one object that is filled again for each row:
    * a report over every assignment makes no record (`values()` at 5 M rows took seconds). `visit`

@@ -274,11 +274,6 @@ export class TenantState {
     return this.assignments.ofCourse(courseId);
   }
 
-  /** Every assignment in the order they were made (by id), read lazily: a page stops early. */
-  allAssignments(): Iterable<Assignment> {
-    return this.assignments.values();
-  }
-
   assignmentCount(): number {
     return this.assignments.size;
   }
