@@ -24,8 +24,9 @@
 //
 // Chunks follow the users' creation order, the order answers list them in. A new user is appended
 // to the last chunk; a changed name or e-mail redoes the user's chunk alone: its text is dropped and
-// its trigram bits cleared and noted again. Rebuilding the whole index instead took over a second at a million users,
-// so a client alternating renames and searches held the event loop that long each time.
+// its trigram bits cleared and noted again. Rebuilding the whole index instead took over a second at
+// a million users, so a client alternating renames and searches held the event loop that long each
+// time.
 import type { User } from './model.ts';
 
 const CHUNK = 64;
