@@ -4,7 +4,7 @@
 import type { PathOperations } from '../../../generated/admin.ts';
 import { jobIsDue } from '../../domain/ai.ts';
 import { certificateOf, statusOf } from '../../domain/assignments.ts';
-import type { Assignment } from '../../domain/model.ts';
+import type { Assignment, User } from '../../domain/model.ts';
 import type { Platform } from '../../domain/platform.ts';
 import { searchUsers } from '../../domain/search.ts';
 import type { TenantState } from '../../domain/tenant-state.ts';
@@ -100,15 +100,16 @@ export function dataHandlers(platform: Platform): Pick<Handlers<PathOperations>,
       const q = typeof input.query.query === 'string' ? input.query.query : '';
       const limit = input.query.limit === undefined ? Number.POSITIVE_INFINITY : Number(input.query.limit);
       const offset = offsetOf(input);
+      const answer = (users: User[], total: number) =>
+        ok({
+          users: users.map((u) => ({ id: u.id, apiId: u.apiId, name: u.name, email: u.email, role: u.role })),
+          total,
+        });
       // The v2 search's index, and users made for the page alone: reading every user took 0.3 s a
       // page and 0.65 s a search at a million users.
-      const { items, total } = q
-        ? (({ found, total }) => ({ items: found.slice(offset), total }))(searchUsers(t, q, offset + limit))
-        : { items: t.users.slice(offset, limit), total: t.users.size };
-      return ok({
-        users: items.map((u) => ({ id: u.id, apiId: u.apiId, name: u.name, email: u.email, role: u.role })),
-        total,
-      });
+      if (!q) return answer(t.users.slice(offset, limit), t.users.size);
+      const { found, total } = searchUsers(t, q, offset + limit);
+      return answer(found.slice(offset), total);
     },
 
     getTenantUser: (_req, _res, input) => {
