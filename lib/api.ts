@@ -30,6 +30,7 @@ import { DEMO_TENANT, liveDemoKeys } from '../mock/seed/demo.ts';
 import { loadSeed, SEEDS } from '../mock/seed/index.ts';
 import { WebhookDispatcher } from '../mock/webhooks/dispatcher.ts';
 import { type AdminClient, createAdminClient } from './admin-client.ts';
+import { expressServer } from './express-server.ts';
 import { ROOT } from './paths.ts';
 
 export type { JsonReport as ConformanceReport } from '../conformance/reporters/json.ts';
@@ -122,7 +123,7 @@ export async function startMock(options: MockOptions = {}): Promise<Mock> {
   const dispatcher = new WebhookDispatcher(platform);
   dispatcher.start();
 
-  const server = app.listen(port, host);
+  const server = expressServer(app).listen(port, host);
   answerClientErrors(server);
   keepIdleConnections(server);
   try {

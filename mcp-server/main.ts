@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseCommandLine, portOf, usageError } from '../lib/cli.ts';
+import { expressServer } from '../lib/express-server.ts';
 import { ROOT } from '../lib/paths.ts';
 import { Backend } from './backend.ts';
 import { allowedHostsFor, createHttpApp, listensEverywhere } from './http.ts';
@@ -65,7 +66,7 @@ if (values.http) {
     allowedHosts,
     allowedOrigins: values['allow-origin'],
   });
-  const server = app.listen(port, values.host, () => {
+  const server = expressServer(app).listen(port, values.host, () => {
     console.log(
       `lmskit MCP server (Streamable HTTP) on http://${values.host}:${port}/mcp, backend ${baseUrl}/api/v2`,
     );

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { parseCommandLine, portOf, usageError } from '../lib/cli.ts';
+import { expressServer } from '../lib/express-server.ts';
 import { ROOT } from '../lib/paths.ts';
 import { createApp, trustProxySetting } from './app.ts';
 import { VirtualClock } from './domain/clock.ts';
@@ -137,7 +138,7 @@ const { app } = createApp({
 const dispatcher = new WebhookDispatcher(platform, { timeoutMs: webhookTimeout * 1000 });
 dispatcher.start();
 
-const server: Server = app.listen(port, values.host, () => {
+const server: Server = expressServer(app).listen(port, values.host, () => {
   // The bound port: `--port 0` asks for a free one.
   const base = `http://${values.host}:${(server.address() as AddressInfo).port}`;
   const demo = platform.tenants.get(DEMO_TENANT);

@@ -2,6 +2,7 @@
 // the demo seed, with a frozen clock and every answer checked against the contract
 // (`validateResponses`: a departure turns into a 500, which fails the test that made the request).
 import type { AddressInfo } from 'node:net';
+import { expressServer } from '../../lib/express-server.ts';
 import { createApp } from '../../mock/app.ts';
 import { VirtualClock } from '../../mock/domain/clock.ts';
 import { Platform } from '../../mock/domain/platform.ts';
@@ -56,7 +57,7 @@ export async function startHarness(
     limits,
     docs,
   });
-  const server = app.listen(0, '127.0.0.1');
+  const server = expressServer(app).listen(0, '127.0.0.1');
   keepIdleConnections(server);
   await new Promise((resolve) => server.once('listening', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
