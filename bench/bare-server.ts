@@ -4,6 +4,7 @@
 // left the body unread would measure less than Express's part of a write.
 import { readFileSync } from 'node:fs';
 import express from 'express';
+import { expressServer } from '../lib/express-server.ts';
 
 interface Route {
   method: 'GET' | 'POST';
@@ -13,7 +14,10 @@ interface Route {
   body: string;
 }
 
-const [routesFile, port] = process.argv.slice(2);
+// The second port serves the same app on the mock's own HTTP server (lib/express-server.ts): a
+// request and its answer are built with Express's prototypes instead of switched to them. The
+// bench compares the mock with both; its targets are on the first, stock Express.
+const [routesFile, port, samePort] = process.argv.slice(2);
 const routes: Route[] = JSON.parse(readFileSync(routesFile as string, 'utf8'));
 const app = express();
 app.disable('x-powered-by');
@@ -25,3 +29,4 @@ for (const r of routes) {
   else app.post(r.path, express.json(), send);
 }
 app.listen(Number(port), '127.0.0.1', () => console.log('bare server ready'));
+if (samePort) expressServer(app).listen(Number(samePort), '127.0.0.1');

@@ -92,6 +92,22 @@ for (const [name, root] of [['tool', ROOT], ...(BASELINE ? [['baseline', BASELIN
   ];
   contenders[name as string] = { port, process: await start(args, `${base(port)}/mcp`) };
 }
+// The baseline of bench/run.ts's targets: a bare Express proxy making the same backend call.
+const proxyPort = await freePort();
+contenders.proxy = {
+  port: proxyPort,
+  process: await start(
+    [
+      '--import',
+      'tsx',
+      join(ROOT, 'bench', 'bare-proxy.ts'),
+      String(proxyPort),
+      base(mockPort),
+      MCP['x-mcp-key'],
+    ],
+    `${base(proxyPort)}/mcp`,
+  ),
+};
 
 const client = new LoadGenerator(CPUS?.client ?? null);
 const toolCall = JSON.stringify({
@@ -156,8 +172,13 @@ for (const name of names) {
       )} ms/call${bad ? `, ${bad} non-2xx/errors` : ''}`,
   );
 }
-// What bench/run.ts's target judges: the tool server's req/s over the direct call's, within a round.
-const rate = roundRatios(runs.tool ?? [], runs.direct ?? [], (x) => x.reqPerSec);
-console.log(`tool/direct req/s within a round: ${show(rate, round2)}×`);
+// What bench/run.ts's targets judge: the tool server's req/s and p99 over the bare proxy's, within
+// a round; and, shown beside them, its req/s over the direct call's.
+const within = (over: string, f: (x: LoadSummary) => number) =>
+  show(roundRatios(runs.tool ?? [], runs[over] ?? [], f), round2);
+console.log(
+  `tool/proxy within a round: req/s ${within('proxy', (x) => x.reqPerSec)}×, p99 ${within('proxy', (x) => x.p99)}×; ` +
+    `tool/direct req/s ${within('direct', (x) => x.reqPerSec)}×`,
+);
 console.log(`load average ${loadAverage().join(' ')}`);
 process.exit(0);
