@@ -12,7 +12,7 @@ import { outcomeOf, type RunReport, runChecks } from '../../conformance/runner.t
 import { createHttpApp } from '../../mcp-server/http.ts';
 import { ToolRunner } from '../../mcp-server/tools.ts';
 import { DEMO_SITE_API_KEY, type Harness, READ_KEY, startHarness, WRITE_KEY } from '../mock/harness.ts';
-import { DEPARTURES, VARIATIONS } from './departures.ts';
+import { DEPARTURES, VARIATIONS } from './departures/index.ts';
 import { type FaultProxy, startProxy } from './proxy.ts';
 
 let h: Harness;

@@ -1,0 +1,14 @@
+// The mutation matrix of the conformance suite: departures from the seeds that a real deployment
+// could ship — each traced to the seed sentence it breaks and to the MUST check that must catch it —
+// and legitimate variations: choices the seeds leave open, made otherwise than the kit made them,
+// which must not fail a MUST. Each is a set of rewrites for the proxy in front of the real mock
+// (../proxy.ts); one file per area, this index the table of contents.
+import type { Departure } from './kit.ts';
+import { MCP_DEPARTURES } from './mcp.ts';
+import { V1_DEPARTURES } from './v1.ts';
+import { V2_DEPARTURES } from './v2.ts';
+
+export type { Departure, Variation } from './kit.ts';
+export { VARIATIONS } from './variations.ts';
+
+export const DEPARTURES: Departure[] = [...V1_DEPARTURES, ...V2_DEPARTURES, ...MCP_DEPARTURES];

@@ -1,0 +1,141 @@
+// Legitimate variations: choices the seeds leave open, made otherwise than the kit made them.
+import type { Json, Variation } from './kit.ts';
+import { onAnswer, V1, V2 } from './kit.ts';
+
+/** Choices the seeds leave open ("not shown"), made otherwise than the kit made them. */
+export const VARIATIONS: Variation[] = [
+  {
+    name: 'POST /users answers 200',
+    choice: 'the success status of creating a user is not shown; the kit chose 201',
+    noticedBy: 'v1.users.create.contract.assumed',
+    rewrites: () => [
+      {
+        method: 'POST',
+        path: `${V1}/users`,
+        response: (a) => {
+          if (a.status === 201) a.status = 200;
+        },
+      },
+    ],
+  },
+  {
+    name: 'POST /groups answers 200',
+    choice: 'the success status of creating a group is not shown; the kit chose 201',
+    noticedBy: 'v1.groups.create-and-detach.assumed',
+    rewrites: () => [
+      {
+        method: 'POST',
+        path: `${V1}/groups`,
+        response: (a) => {
+          if (a.status === 201) a.status = 200;
+        },
+      },
+    ],
+  },
+  {
+    name: 'assigning a course answers 201',
+    choice: 'the success status of POST /courses/{courseId}/assignments is not shown; the kit chose 200',
+    noticedBy: 'v1.users.assign-and-list.assumed',
+    rewrites: () => [
+      {
+        method: 'POST',
+        path: /^\/openapi\/v1\/courses\/\d+\/assignments$/,
+        response: (a) => {
+          if (a.status === 200) a.status = 201;
+        },
+      },
+    ],
+  },
+  {
+    name: 'v1 without a key answers 403 {message}',
+    choice: 'the answer to a missing or invalid key is not shown; the kit chose 401 {status, message}',
+    noticedBy: 'v1.auth.no-key.listCourses.assumed',
+    rewrites: () => [
+      {
+        path: /^\/openapi\/v1\//,
+        response: (a) => (a.status === 401 ? { status: 403, body: { message: 'Forbidden' } } : undefined),
+      },
+    ],
+  },
+  {
+    name: 'get_user without the profile fields',
+    choice:
+      'get_user gives "name, e-mail, role, group memberships, status"; the kit added language, occupation, location, timezone',
+    noticedBy: 'v2.users.detail.contract.assumed',
+    rewrites: () => [
+      onAnswer('GET', /^\/api\/v2\/users\/\d+$/, (b) => {
+        for (const k of ['language', 'occupation', 'location', 'timezone']) delete b[k];
+      }),
+    ],
+  },
+  {
+    name: 'generation jobs report processing before they complete',
+    choice: 'intermediate job states are not shown; the kit has none',
+    noticedBy: 'v2.ai.generate.flow.assumed',
+    rewrites: () => {
+      const seen = new Set<string>();
+      return [
+        onAnswer('GET', /^\/api\/v2\/ai\/courses\/generate\/[^/]+$/, (b) => {
+          if (seen.has(b.jobId)) return;
+          seen.add(b.jobId);
+          b.status = 'processing';
+          delete b.result;
+        }),
+      ];
+    },
+  },
+  {
+    name: 'v2 unknown ids answered 422 with code USER_NOT_FOUND',
+    choice: 'the refusal of an unknown id is not shown; the kit chose 404 NOT_FOUND',
+    noticedBy: 'v2.not-found.getUser.assumed',
+    rewrites: () => [
+      {
+        path: /^\/api\/v2\//,
+        response: (a) =>
+          a.status === 404
+            ? { status: 422, body: { error: 'No such user.', code: 'USER_NOT_FOUND' } }
+            : undefined,
+      },
+    ],
+  },
+  {
+    name: 'a read-only key on a write answers 403 FORBIDDEN',
+    choice:
+      'the 403 code for a missing scope is not shown ("varies per endpoint"); the kit chose WRITE_SCOPE_REQUIRED',
+    noticedBy: 'v2.scope.read-key.banUser.assumed',
+    rewrites: () => [
+      {
+        path: /^\/api\/v2\//,
+        response: (a) => {
+          if (a.status === 403 && (a.body as Json).code === 'WRITE_SCOPE_REQUIRED')
+            (a.body as Json).code = 'FORBIDDEN';
+        },
+      },
+    ],
+  },
+  {
+    name: 'clone_course answers 200',
+    choice: 'the success status of cloning is not shown; the kit chose 201',
+    noticedBy: 'v2.courses.clone.assumed',
+    rewrites: () => [
+      {
+        method: 'POST',
+        path: `${V2}/courses/clone`,
+        response: (a) => {
+          if (a.status === 201) a.status = 200;
+        },
+      },
+    ],
+  },
+  {
+    name: 'ban and unban answer 204 without a body',
+    choice: 'the answer of ban_user and unban_user is not shown; the kit chose 200 {userId, status}',
+    noticedBy: 'v2.users.ban-unban.assumed',
+    rewrites: () => [
+      {
+        path: /^\/api\/v2\/users\/banned/,
+        response: (a) => (a.status === 200 ? { status: 204 } : undefined),
+      },
+    ],
+  },
+];
