@@ -109,6 +109,26 @@ const story = (p: Platform): AnyCommand[] => [
   // The receiver wants every event: the publication queues a delivery in the same command.
   ['publishCourse', { tenantId: 'demo', courseId: 47 }],
   ['setClock', { now: p.now() + 5 * DAY }],
+  [
+    'createTenant',
+    {
+      tenant: {
+        id: 'acme',
+        name: 'Acme',
+        siteApiKey: 'acme_site_key_0123456789',
+        mcpLicensed: true,
+        mcpAccess: 'read',
+        mcpAiAccess: false,
+      },
+      input: {
+        id: 'boss',
+        name: 'Bo Boss',
+        email: 'bo@acme.example',
+        password: 'secret-bo-1',
+        roleAlias: 'admin',
+      },
+    },
+  ],
 ];
 
 /** Runs a command given as a pair; the cast only bridges the union of pairs to run's generic. */
@@ -117,6 +137,23 @@ const runPair = (p: Platform, [name, args]: AnyCommand) =>
 
 /** Commands that must be refused, each with why. */
 const refused: [string, (p: Platform) => AnyCommand][] = [
+  [
+    'a tenant whose id is taken',
+    () => [
+      'createTenant',
+      {
+        tenant: {
+          id: 'demo',
+          name: 'Again',
+          siteApiKey: 'another_site_key_0123456789',
+          mcpLicensed: true,
+          mcpAccess: 'none',
+          mcpAiAccess: true,
+        },
+        input: { name: 'A', email: 'a@again.example', password: 'secret-a-12', roleAlias: 'admin' },
+      },
+    ],
+  ],
   [
     'a user with a taken e-mail',
     () => [

@@ -14,7 +14,7 @@ import { SITE_COMMANDS } from './commands/site.ts';
 import { STATE_COMMANDS } from './commands/state.ts';
 import { TENANT_COMMANDS } from './commands/tenant.ts';
 import { WEBHOOK_COMMANDS } from './commands/webhooks.ts';
-import { invalid, notFound } from './errors.ts';
+import { conflict, invalid, notFound } from './errors.ts';
 import type { PlatformEvent, TenantData } from './model.ts';
 import { type SeededTenantData, TenantState } from './tenant-state.ts';
 import { withoutPassword } from './users.ts';
@@ -131,6 +131,18 @@ export class Platform {
 
   tenantBySiteKey(key: string): TenantState | undefined {
     return this.bySiteKey.get(key);
+  }
+
+  /** Adds a tenant beside the others; its id and site API key must be new (TENANT_EXISTS). */
+  addTenant(tenant: TenantState): TenantState {
+    if (this.tenants.has(tenant.id) || this.bySiteKey.has(tenant.siteApiKey))
+      throw conflict(
+        'TENANT_EXISTS',
+        `A tenant with the id ${tenant.id} or the site API key ${tenant.siteApiKey} exists already.`,
+      );
+    this.tenants.set(tenant.id, tenant);
+    this.bySiteKey.set(tenant.siteApiKey, tenant);
+    return tenant;
   }
 
   /**

@@ -50,6 +50,45 @@ describe('tenants and licence', () => {
     });
     expect((await h.admin('/tenants/acme/users')).status).toBe(404);
   });
+
+  it('creates a tenant beside the demo, its licence at the seed default none (seed 000, Tenant restrictions: `none` (default))', async () => {
+    const created = await h.admin('/tenants', {
+      method: 'POST',
+      json: { id: 'acme-none', admin: { name: 'Ann Acme', email: 'ann@acme.example' } },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ id: 'acme-none', mcpAccess: 'none', mcpLicensed: true });
+    // Its own data behind its own site key: its administrator, none of the demo's courses.
+    const site = { 'x-api-key': created.body.siteApiKey };
+    const courses = await fetch(`${h.base}/openapi/v1/courses`, { headers: site });
+    expect(await courses.json()).toMatchObject({ courses: [], totalCount: 0 });
+    const { body: users } = await h.admin('/tenants/acme-none/users');
+    expect(users.users).toEqual([expect.objectContaining({ apiId: 'admin', role: 'admin' })]);
+    // A key of its administrator is valid, and refused by the licence: 403 MCP_LICENSE_DISABLED.
+    const { key } = await h.admin('/tenants/acme-none/mcp-keys', {
+      method: 'POST',
+      json: { userId: 'admin', scopes: ['read', 'write'] },
+    }).then((r) => r.body);
+    const v2 = await h.v2('/mcp/capabilities', { key });
+    expect(v2.status).toBe(403);
+    expect(v2.body.code).toBe('MCP_LICENSE_DISABLED');
+    expect((await h.admin('/tenants')).body.tenants.map((t: { id: string }) => t.id)).toContain('acme-none');
+  });
+
+  it('refuses a tenant whose id or site API key is taken (409 TENANT_EXISTS), and changes nothing', async () => {
+    const taken = await h.admin('/tenants', { method: 'POST', json: { id: 'demo' } });
+    expect(taken.status).toBe(409);
+    expect(taken.body.code).toBe('TENANT_EXISTS');
+    const demoKey = (await h.admin('/tenants/demo')).body.siteApiKey;
+    const sameKey = await h.admin('/tenants', { method: 'POST', json: { id: 'copycat', siteApiKey: demoKey } });
+    expect(sameKey.status).toBe(409);
+    expect((await h.admin('/tenants/copycat')).status).toBe(404);
+  });
+
+  it("a reset leaves the seed's tenants only", async () => {
+    await h.admin('/reset', { method: 'POST', json: {} });
+    expect((await h.admin('/tenants')).body.tenants.map((t: { id: string }) => t.id)).toEqual(['demo']);
+  });
 });
 
 describe('MCP keys (seed 000, MCP key)', () => {

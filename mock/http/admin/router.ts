@@ -80,6 +80,27 @@ export function adminRouter(options: AdminOptions) {
       return ok({ seed, now });
     },
 
+    createTenant: (_req, _res, { body }) => {
+      const admin = body.admin ?? { name: 'Administrator', email: `admin@${body.id}.example` };
+      const created = run('createTenant', {
+        tenant: {
+          id: body.id,
+          name: body.name ?? body.id,
+          siteApiKey: body.siteApiKey ?? `${body.id}_site_key_${randomBytes(12).toString('hex')}`,
+          mcpLicensed: body.mcpLicensed ?? true,
+          mcpAccess: body.mcpAccess ?? 'none',
+          mcpAiAccess: body.mcpAiAccess ?? true,
+        },
+        input: {
+          id: admin.id ?? 'admin',
+          name: admin.name,
+          email: admin.email,
+          password: admin.password ?? randomBytes(18).toString('base64url'),
+          roleAlias: 'admin',
+        },
+      });
+      return { status: 201 as const, body: tenantView(created) };
+    },
     getTenant: (_req, _res, input) => ok(tenantView(tenant(input))),
     updateTenant: (_req, _res, input) =>
       ok(tenantView(run('updateTenant', { tenantId: tenantId(input), ...input.body }))),
