@@ -1,7 +1,7 @@
 // In-process HTTP tests of the /api/v2 pipeline, one test per row of seed 000's tables: the limits (seed 000, Limits; Errors: 429): AI quota, list bounds, the per-key rate limit, failed authentication per IP and the default thresholds.
 // Shared helpers and the harness: v2-auth-setup.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, startHarness, WRITE_KEY } from './harness.ts';
+import { type Harness, READ_KEY, startHarness, WRITE_KEY } from './harness.ts';
 import {
   expectError,
   form,
@@ -305,6 +305,16 @@ describe('failed authentication per IP (seed 000, Errors: 429 MCP_AUTH_RATE_LIMI
       expect(other).toMatchObject({ status: 200, body: { user: { id: 1 } } });
     },
   );
+
+  it('forgets the failed logins and the rate-limit buckets on a reset, which replaces the platform they counted traffic to (docs/mock.md, admin API)', async () => {
+    for (let i = 0; i < 4; i++) await small.v2('/mcp/capabilities', { key: 'wrong' });
+    expect((await small.v2('/mcp/capabilities', { key: WRITE_KEY })).status).toBe(429);
+    await small.admin('/reset', { method: 'POST', json: {} });
+    for (let i = 0; i < 3; i++) expect((await small.v2('/mcp/capabilities', { key: READ_KEY })).status).toBe(200);
+    expectError(await small.v2('/mcp/capabilities', { key: READ_KEY }), 429, 'MCP_RATE_LIMITED');
+    await small.admin('/reset', { method: 'POST', json: {} });
+    expect((await small.v2('/mcp/capabilities', { key: READ_KEY })).status).toBe(200);
+  });
 });
 
 describe('default thresholds (seed 000, Limits: per-key rate limit and per-IP failed-auth threshold "not shown"; docs/adr-0002)', () => {

@@ -45,6 +45,7 @@ const optionalText = (value: unknown) => (value === undefined ? undefined : Stri
 
 export function v2Router({ spec, platform, limits, rateLimiter, onResponseMismatch }: V2Options) {
   const pipeline = new Pipeline(platform, limits, rateLimiter);
+  platform.onLoad(() => pipeline.forgetCounters());
   const extractor = new Extractor(extractionLimits(spec));
   const caller = (res: Response) => res.locals.caller as Caller;
   const who = (res: Response) => ({ tenantId: caller(res).tenant.id, actorId: caller(res).user.id });

@@ -50,6 +50,10 @@ export class FailedAuthLimiter {
     this.failures.set(ip, [...this.recent(ip), this.nowMs()]);
   }
 
+  clear(): void {
+    this.failures.clear();
+  }
+
   /** IPs with failures kept, for the memory guard. */
   get trackedIps(): number {
     return this.failures.size;

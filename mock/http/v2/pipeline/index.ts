@@ -43,6 +43,15 @@ export class Pipeline {
   }
 
   /**
+   * Forgets the failed logins and the rate-limit buckets: after a reset or an imported snapshot they
+   * describe traffic to a platform that no longer exists (docs/mock.md, the admin API: reset).
+   */
+  forgetCounters(): void {
+    this.failedAuth.clear();
+    this.rate.clear();
+  }
+
+  /**
    * `ip` is asked for only when it matters (some IP has failed, or this request fails): working out
    * the client's address through `trust proxy` showed in every request's profile (bench/RESULTS.md).
    */

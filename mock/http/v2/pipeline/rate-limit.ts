@@ -31,6 +31,11 @@ export class KeyRateLimiter {
     for (const id of keyIds) this.buckets.delete(id);
   }
 
+  /** Gives every key a full bucket again. */
+  clear(): void {
+    this.buckets.clear();
+  }
+
   take(keyId: string): Failure | null {
     if (this.perMinute <= 0) return null;
     const now = this.nowMs();
