@@ -31,20 +31,60 @@ export interface ConformanceConfig {
   roleAlias?: string;
   /** Between two polls of a generation job; seed 000 says every 3-5 seconds (the default, 3 s). */
   pollIntervalMs?: number;
+  /**
+   * Read + write MCP keys of users of other roles (`--role-key ROLE=KEY`): `manager`, `author`,
+   * `learner`. With them the suite checks permissions, the role hierarchy and `course_edit` on a
+   * course; without them those MUSTs do not run and the run is incomplete.
+   */
+  roleKeys?: Record<string, string>;
+  /** A course chain owned by the read + write key's owner (`--chain ID`), for assign_chain. */
+  chainId?: number;
+  /**
+   * Opt-in: keys of tenants in other licence states (`--tenant-key read=KEY`, `none=KEY`,
+   * `no-ai=KEY`) and a revoked key (`--revoked-key KEY`). Without them those checks are "not opted
+   * in": listed, and no obstacle to a passed run.
+   */
+  tenantKeys?: Partial<Record<LicenceState, string>>;
+  revokedKey?: string;
+  /** Opt-in (`--probe-limits`): provoke the rate limit, the failed-login limit and a key's AI quota. */
+  probeLimits?: boolean;
 }
+
+/** The licence states a `--tenant-key` stands for (seed 000, Tenant restrictions, Authentication 4). */
+export const LICENCE_STATES = ['read', 'none', 'no-ai'] as const;
+export type LicenceState = (typeof LICENCE_STATES)[number];
 
 /**
  * What one run may spend of the deployment's patience (docs/conformance.md, "Politeness"): requests
  * with a wrong key, which the platform counts per IP (seed 000, 429 MCP_AUTH_RATE_LIMITED), and calls
  * that count against the daily AI quota (seed 000, Limits: 5 per key, 50 per tenant).
  */
-export const BUDGET = { failedLogins: 2, aiCalls: 2 } as const;
+export const BUDGET = {
+  failedLogins: 2,
+  /** Per key: under the seed's 5 a day, so the limit probe of a key can still reach it. */
+  aiCallsPerKey: 3,
+  /** With --probe-limits: wrong keys sent to reach the failed-login limit, requests to reach the rate limit. */
+  failedLoginProbe: 100,
+  rateLimitProbe: 2000,
+} as const;
+
+/** What a run spent of the deployment's patience; the reports print it. */
+export interface Spent {
+  failedLogins: number;
+  aiCalls: number;
+  /** AI calls by key (its last four characters), which the per-key quota counts. */
+  aiCallsByKey: Record<string, number>;
+  /** Requests sent to reach the per-key rate limit (--probe-limits). */
+  rateLimitRequests: number;
+}
 
 // biome-ignore lint/suspicious/noExplicitAny: documents and answers are walked generically.
 type Node = Record<string, any>;
 
 export interface KeyInfo {
   key: string;
+  /** The role it was given for (`--role-key`), if any. */
+  role?: string;
   tier: string;
   scopes: { read: boolean; write: boolean };
   tools: string[];
@@ -120,6 +160,8 @@ export interface CallOptions {
   query?: Record<string, string | number>;
   body?: unknown;
   headers?: Record<string, string>;
+  /** False: answer a 429 as it comes (the limit probes), instead of waiting it out. */
+  waitOut429?: boolean;
 }
 
 /** The JSON body an operation of the generated types accepts, or `undefined` when it has none. */
@@ -224,7 +266,7 @@ export class Api<Ops = any> {
     );
     const url = new URL(`${this.base}${path}`);
     for (const [k, v] of Object.entries(options.query ?? {})) url.searchParams.set(k, String(v));
-    return this.http.send(op.method, url.toString(), options.headers ?? {}, options.body);
+    return this.http.send(op.method, url.toString(), options.headers ?? {}, options.body, options.waitOut429);
   }
 
   /**
@@ -310,7 +352,11 @@ export class Context {
   readonly v2: Api<V2Operations>;
   /** The MCP keys the deployment accepted, with what their capabilities say. */
   keys: KeyInfo[] = [];
-  readonly spent = { failedLogins: 0, aiCalls: 0 };
+  readonly spent: Spent = { failedLogins: 0, aiCalls: 0, aiCallsByKey: {}, rateLimitRequests: 0 };
+  /** Keys of other roles (`--role-key`), accepted by the deployment, by role. */
+  readonly roleKeys = new Map<string, KeyInfo>();
+  /** AI calls a key may still make in this run; the quota probe lifts it for its own key. */
+  private readonly aiAllowance = new Map<string, number>();
   private readonly memo = new Map<string, Promise<unknown>>();
   private readonly cleanups: (() => Promise<Exchange>)[] = [];
   /** A prefix unique to this run, for the names of the fixtures it creates. */
@@ -323,13 +369,30 @@ export class Context {
     this.v2 = new Api('v2', loadContract('v2'), `${base}/api/v2`, this.http, (op, headers) => {
       // Only a call the deployment could accept counts: by a key with the write scope that is
       // offered the tool (seed 000: a key without them is refused before any quota is counted).
-      const key = this.keys.find((k) => k.key === headers['x-mcp-key']);
+      const key = this.allKeys().find((k) => k.key === headers['x-mcp-key']);
       const offered = toolsOf(op.operationId).some((t) => key?.tools.includes(t));
       if (!op['x-ai-quota'] || !key?.scopes.write || !offered) return;
-      if (this.spent.aiCalls >= BUDGET.aiCalls)
-        throw new Incomplete(`the run's budget of ${BUDGET.aiCalls} AI calls is spent`);
-      this.spent.aiCalls++;
+      this.spendAiCall(key.key, op.operationId);
     });
+  }
+
+  /**
+   * Counts a call that may count against the day's AI quota (seed 000, Limits: 5 per key); past the
+   * run's budget for that key the check cannot run.
+   */
+  spendAiCall(key: string, what: string): void {
+    const id = `…${key.slice(-4)}`;
+    const used = this.spent.aiCallsByKey[id] ?? 0;
+    const allowed = this.aiAllowance.get(key) ?? BUDGET.aiCallsPerKey;
+    if (used >= allowed)
+      throw new Incomplete(`the run's budget of ${allowed} AI calls for key ${id} is spent (${what})`);
+    this.spent.aiCallsByKey[id] = used + 1;
+    this.spent.aiCalls++;
+  }
+
+  /** Lets one key spend up to `calls` AI calls in this run (the quota probe, --probe-limits). */
+  allowAiCalls(key: string, calls: number): void {
+    this.aiAllowance.set(key, calls);
   }
 
   /** Counts a request with a wrong key against the run's budget; past it the check cannot run. */
@@ -342,10 +405,14 @@ export class Context {
   /** Why the MCP keys could not be read at all (the deployment's limits), if so. */
   keysBlocked?: Incomplete;
 
-  /** Reads each MCP key's capabilities once; a key the deployment refuses is kept out. */
+  /** Reads each MCP key's capabilities once (`--mcp-key`, then `--role-key`); a refused key is kept out. */
   async discoverKeys(): Promise<string[]> {
     const problems: string[] = [];
-    for (const key of this.config.mcpKeys) {
+    const given = [
+      ...this.config.mcpKeys.map((key) => ({ key, role: undefined as string | undefined })),
+      ...Object.entries(this.config.roleKeys ?? {}).map(([role, key]) => ({ key, role })),
+    ];
+    for (const { key, role } of given) {
       let e: Exchange;
       try {
         e = await this.v2.call('getCapabilities', { headers: { 'x-mcp-key': key } });
@@ -355,12 +422,14 @@ export class Context {
         return [`MCP keys not read: ${error.message}`];
       }
       const body = e.body as Partial<KeyInfo> | undefined;
-      if (e.status === 200 && body?.scopes && Array.isArray(body.tools) && body.user)
-        this.keys.push({ key, ...(body as Omit<KeyInfo, 'key'>) });
-      else {
+      if (e.status === 200 && body?.scopes && Array.isArray(body.tools) && body.user) {
+        const info: KeyInfo = { key, ...(body as Omit<KeyInfo, 'key'>), ...(role ? { role } : {}) };
+        if (role) this.roleKeys.set(role, info);
+        else this.keys.push(info);
+      } else {
         if (e.status === 401) this.spent.failedLogins++;
         problems.push(
-          `an MCP key ending …${key.slice(-4)} was refused (${e.status}); checks needing it are skipped`,
+          `${role ? `the ${role} key` : 'an MCP key'} ending …${key.slice(-4)} was refused (${e.status}); checks needing it are skipped`,
         );
       }
     }
@@ -372,6 +441,16 @@ export class Context {
     return scope === 'write'
       ? this.keys.find((k) => k.scopes.write)
       : (this.keys.find((k) => k.scopes.read && !k.scopes.write) ?? this.keys.find((k) => k.scopes.read));
+  }
+
+  /** Every accepted key: those of `--mcp-key` and of `--role-key`. */
+  allKeys(): KeyInfo[] {
+    return [...this.keys, ...this.roleKeys.values()];
+  }
+
+  /** The accepted key of a role (`--role-key ROLE=KEY`). */
+  roleKey(role: string): KeyInfo | undefined {
+    return this.roleKeys.get(role);
   }
 
   /** A key with the read scope and without the write scope. */

@@ -1,8 +1,38 @@
-// Which checks cover which seed rule, as the table of docs/conformance.md shows it (a test keeps
-// the two equal; `npx lmskit conformance --rules` prints it).
-import { SEED_RULES } from './rules.ts';
+// The rule catalogue with the checks that cover each rule: `npx lmskit conformance --rules` prints it
+// (markdown for people, `--format json` for tools), and `npm run generate` writes the markdown into
+// docs/conformance.md, "What it checks".
+import { SEED_RULES, seedOf } from './rules.ts';
 import type { Check } from './types.ts';
-import { UNPROBED_RULES } from './unprobed.ts';
+
+export interface CatalogueEntry {
+  id: string;
+  seed: '000' | '001' | 'mcp';
+  section: string;
+  quote: string;
+  rule: string;
+  /** The checks that cover it, MUST first. */
+  checks: string[];
+  /** Why no black-box check can judge it (only where no check does). */
+  reason?: string;
+}
+
+export function ruleCatalogue(checks: Check[]): CatalogueEntry[] {
+  return [...SEED_RULES.values()].map((r) => {
+    const covering = checks.filter((c) => c.rules.includes(r.id));
+    return {
+      id: r.id,
+      seed: seedOf(r.id),
+      section: r.section,
+      quote: r.quote,
+      rule: r.rule,
+      checks: [
+        ...covering.filter((c) => c.level === 'MUST').map((c) => c.id),
+        ...covering.filter((c) => c.level === 'SHOULD').map((c) => c.id),
+      ],
+      ...(r.reason ? { reason: r.reason } : {}),
+    };
+  });
+}
 
 /** Six or more ids that differ only in the last part (the probes of each operation) → `v1.auth.no-key.* (17)`. */
 function compact(ids: string[]): string[] {
@@ -16,19 +46,38 @@ function compact(ids: string[]): string[] {
   );
 }
 
-const cell = (s: string) => s.replaceAll('|', '\\|');
+const cell = (s: string) => s.replaceAll('|', '\\|').replaceAll('\n', ' ');
 
 export function coverageMarkdown(checks: Check[]): string {
-  const rows = [...SEED_RULES.values()].map((rule) => {
-    const covering = checks.filter((c) => c.rules.includes(rule.id));
-    const must = compact(covering.filter((c) => c.level === 'MUST').map((c) => c.id));
-    const should = compact(covering.filter((c) => c.level === 'SHOULD').map((c) => c.id));
+  const levels = new Map(checks.map((c) => [c.id, c.level]));
+  const entries = ruleCatalogue(checks);
+  const checked = entries.filter((e) => e.checks.length).length;
+  const rows = entries.map((e) => {
+    const must = compact(e.checks.filter((id) => levels.get(id) === 'MUST'));
+    const should = compact(e.checks.filter((id) => levels.get(id) === 'SHOULD'));
     const by = [
       ...must.map((id) => `\`${id}\``),
       ...should.map((id) => `\`${id}\` (SHOULD)`),
-      ...(UNPROBED_RULES[rule.id] ? [`not probed: ${UNPROBED_RULES[rule.id]}`] : []),
+      ...(e.reason ? [`not checked: ${e.reason}`] : []),
     ];
-    return `| \`${rule.id}\` | ${cell(rule.section)} | ${cell(rule.rule)} | ${cell(by.join(', '))} |`;
+    return `| \`${e.id}\` | ${cell(e.section)} | ${cell(e.quote)} | ${cell(by.join(', '))} |`;
   });
-  return ['| rule | seed section | the seed says | checked by |', '|---|---|---|---|', ...rows].join('\n');
+  return [
+    `${entries.length} rules, ${checked} checked (${Math.floor((checked / entries.length) * 1000) / 10} %), ${entries.length - checked} not checkable from outside, each with the reason.`,
+    '',
+    '| rule | seed section | the seed says | checked by |',
+    '|---|---|---|---|',
+    ...rows,
+  ].join('\n');
+}
+
+const BEGIN = '<!-- rules:begin (npm run generate writes this table from docs/requirements/rules.yaml) -->';
+const END = '<!-- rules:end -->';
+
+/** docs/conformance.md with the table between its markers made anew. */
+export function withCoverageTable(doc: string, checks: Check[]): string {
+  const from = doc.indexOf(BEGIN);
+  const to = doc.indexOf(END);
+  if (from < 0 || to < from) throw new Error(`docs/conformance.md lacks the markers ${BEGIN} … ${END}`);
+  return `${doc.slice(0, from + BEGIN.length)}\n${coverageMarkdown(checks)}\n${doc.slice(to)}`;
 }

@@ -6,7 +6,12 @@
 // - a node marked `x-assumed: true` becomes `{}` (the seed does not show it, so anything goes), and a
 //   property so marked is no longer required;
 // - a node marked `x-assumed-closed: true` loses its `enum`: the seed lists some values and does not
-//   say there are no others (the generation job's intermediate states).
+//   say there are no others (the generation job's intermediate states);
+// - a list marked `x-assumed-bound: true` loses its `maxItems`: the seed shows no paging or cap, so the
+//   kit's bound is its choice, while its items are what the seed says they are;
+// - nothing is closed: `additionalProperties: false` and `unevaluatedProperties: false` go, since
+//   the seeds nowhere forbid a field they do not list. An extra field is at most the kit's choice
+//   departed from (a SHOULD), never a MUST failure.
 
 // biome-ignore lint/suspicious/noExplicitAny: schemas are walked generically.
 type Node = Record<string, any>;
@@ -24,6 +29,9 @@ function documentedSchema(node: unknown): unknown {
   if (node['x-assumed'] === true) return {};
   const out: Node = { ...node };
   if (out['x-assumed-closed'] === true) delete out.enum;
+  if (out['x-assumed-bound'] === true) delete out.maxItems;
+  if (out.additionalProperties === false) delete out.additionalProperties;
+  if (out.unevaluatedProperties === false) delete out.unevaluatedProperties;
   for (const k of SUBSCHEMA) if (isObject(out[k])) out[k] = documentedSchema(out[k]);
   for (const k of SUBSCHEMA_LISTS) if (Array.isArray(out[k])) out[k] = out[k].map(documentedSchema);
   for (const k of SUBSCHEMA_MAPS) if (isObject(out[k])) out[k] = mapValues(out[k], documentedSchema);

@@ -92,6 +92,8 @@ export class HttpClient {
     url: string,
     headers: Record<string, string> = {},
     body?: unknown,
+    /** False for a probe of the limits, which wants to see the 429 itself. */
+    waitOut429 = true,
   ): Promise<Exchange> {
     const block = this.blockedUntil.get(apiOfUrl(url));
     if (block && block.at > Date.now())
@@ -138,7 +140,7 @@ export class HttpClient {
         text,
         body: parsed,
       };
-      if (response.status !== 429) return exchange;
+      if (response.status !== 429 || !waitOut429) return exchange;
       const asked = retryAfterOf(response.headers, text);
       const waitMs = (asked ?? 2 ** attempt) * 1000;
       if ((parsed as { code?: string } | undefined)?.code === 'MCP_AUTH_RATE_LIMITED' && asked) {

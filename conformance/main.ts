@@ -4,8 +4,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseCommandLine, usageError } from '../lib/cli.ts';
 import { ALL_CHECKS } from './checks/index.ts';
-import type { ConformanceConfig } from './context.ts';
-import { coverageMarkdown } from './coverage.ts';
+import { type ConformanceConfig, LICENCE_STATES, type LicenceState } from './context.ts';
+import { coverageMarkdown, ruleCatalogue } from './coverage.ts';
 import { toHtml } from './reporters/html.ts';
 import { toJson } from './reporters/json.ts';
 import { toJunit } from './reporters/junit.ts';
@@ -24,11 +24,25 @@ const HELP = `usage: lmskit conformance --base-url URL [options]
   --skip PATTERN        leave out the checks that match PATTERN (same syntax)
   --rate N              at most N requests per second                        LMSKIT_RATE
   --expert-user ID      v1 API id of a user who is expert on a course (for the 422 ban check)
+  --role-key ROLE=KEY   a read + write MCP key of a user of ROLE (manager, author, learner); repeat.
+                        Permissions, the role hierarchy and course_edit on a course need all three
+                                                                             LMSKIT_ROLE_KEYS (ROLE=KEY,...)
+  --chain ID            a course chain owned by the read + write --mcp-key's owner (assign_chain)
   --role-alias ROLE     role alias of the users the suite creates (default: learner)
   --report SPEC         junit=FILE,json=FILE,html=FILE
-  --config FILE         JSON file with any of: baseUrl, apiKey, mcpKeys, mcpUrl, allowWrites, only, skip, rate, expertUserId, roleAlias, report
+  --config FILE         JSON file with any of: baseUrl, apiKey, mcpKeys, mcpUrl, allowWrites, only, skip, rate,
+                        expertUserId, roleAlias, roleKeys, chainId, tenantKeys, revokedKey, probeLimits, report
   --list                list the checks with their level and seed rules, and exit
-  --rules               print which checks cover each seed rule (markdown), and exit
+  --rules               print the seed rules and the checks that cover each, and exit
+  --format FORMAT       for --rules: markdown (default) or json
+
+opt-in (not given, these checks are listed as not opted in; the run can still pass):
+  --tenant-key STATE=KEY  a key of a tenant whose licence is STATE: read, none or no-ai (mcpAiAccess
+                        false); repeat                                       LMSKIT_TENANT_KEYS (STATE=KEY,...)
+  --revoked-key KEY     a revoked MCP key (401)
+  --probe-limits        provoke the limits: spends up to 2000 requests of one key's rate limit, up to 100
+                        failed logins from this address (its lockout ends the run's v2 checks), and the
+                        author key's AI calls of the day
 
 exit code: 0 every MUST ran and passed · 1 a MUST failed · 3 incomplete (a MUST was skipped or could not be judged) · 2 usage error
 `;
@@ -44,6 +58,12 @@ const values = parseCommandLine(
     skip: { type: 'string' },
     rate: { type: 'string' },
     'expert-user': { type: 'string' },
+    'role-key': { type: 'string', multiple: true },
+    chain: { type: 'string' },
+    'tenant-key': { type: 'string', multiple: true },
+    'revoked-key': { type: 'string' },
+    'probe-limits': { type: 'boolean' },
+    format: { type: 'string' },
     'role-alias': { type: 'string' },
     report: { type: 'string' },
     config: { type: 'string' },
@@ -53,7 +73,10 @@ const values = parseCommandLine(
   HELP,
 );
 if (values.rules) {
-  console.log(coverageMarkdown(ALL_CHECKS));
+  const format = values.format ?? 'markdown';
+  if (format === 'json') console.log(JSON.stringify({ rules: ruleCatalogue(ALL_CHECKS) }, null, 2));
+  else if (format === 'markdown') console.log(coverageMarkdown(ALL_CHECKS));
+  else usageError(`lmskit conformance: unknown --format ${format} (markdown, json)`, HELP);
   process.exit(0);
 }
 if (values.list) {
@@ -72,6 +95,35 @@ try {
   usageError(`cannot read the config file ${values.config}: ${(error as Error).message}`, HELP);
 }
 const env = process.env;
+
+/** `ROLE=KEY` pairs of repeated flags or a comma-separated variable, as an object. */
+function pairs(flag: string, given: string[] | undefined, variable: string | undefined) {
+  const list = given ?? (variable ? variable.split(',').filter(Boolean) : []);
+  return Object.fromEntries(
+    list.map((pair) => {
+      const at = pair.indexOf('=');
+      if (at < 1 || at === pair.length - 1)
+        usageError(`lmskit conformance: --${flag} takes NAME=KEY, not ${pair}`, HELP);
+      return [pair.slice(0, at), pair.slice(at + 1)];
+    }),
+  );
+}
+const roleKeys = { ...file.roleKeys, ...pairs('role-key', values['role-key'], env.LMSKIT_ROLE_KEYS) };
+const tenantKeys = {
+  ...file.tenantKeys,
+  ...pairs('tenant-key', values['tenant-key'], env.LMSKIT_TENANT_KEYS),
+};
+for (const state of Object.keys(tenantKeys)) {
+  if (!LICENCE_STATES.includes(state as LicenceState))
+    usageError(
+      `lmskit conformance: --tenant-key ${state}: the state is one of ${LICENCE_STATES.join(', ')}`,
+      HELP,
+    );
+}
+const chain = values.chain ?? file.chainId;
+if (chain !== undefined && !/^[1-9]\d{0,9}$/.test(String(chain)))
+  usageError(`lmskit conformance: --chain takes a chain's integer id, not ${chain}`, HELP);
+
 const config: ConformanceConfig = {
   baseUrl: values['base-url'] ?? file.baseUrl ?? env.LMSKIT_BASE_URL ?? '',
   apiKey: values['api-key'] ?? file.apiKey ?? env.LMSKIT_API_KEY,
@@ -86,6 +138,11 @@ const config: ConformanceConfig = {
   rate: Number(values.rate ?? file.rate ?? env.LMSKIT_RATE ?? 0),
   expertUserId: values['expert-user'] ?? file.expertUserId,
   roleAlias: values['role-alias'] ?? file.roleAlias,
+  roleKeys,
+  tenantKeys,
+  ...(chain !== undefined ? { chainId: Number(chain) } : {}),
+  revokedKey: values['revoked-key'] ?? file.revokedKey,
+  probeLimits: values['probe-limits'] ?? file.probeLimits ?? false,
 };
 if (!config.baseUrl) usageError('lmskit conformance: --base-url is required', HELP);
 

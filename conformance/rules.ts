@@ -1,33 +1,33 @@
-// The seed rules a deployment must keep, as the contracts list them (`x-seed-rules` in
-// openapi/v1/openapi.yaml, openapi/v2/openapi.yaml and mcp-schema/index.json): each check names the
-// rules it covers, and a reader of a verdict sees the seed's section and words.
+// The rule catalogue: every testable statement of the two seeds, with a stable id and its words
+// (docs/requirements/rules.yaml, shipped as generated/rules.json). Each check names the rules it
+// covers, so a reader of a verdict sees the seed's section and sentence; a rule no check can judge
+// says why (`reason`).
 import { readFileSync } from 'node:fs';
-import { bundlePath } from '../lib/paths.ts';
-import { loadToolIndex } from '../lib/tool-schemas.ts';
+import { rulesPath } from '../lib/paths.ts';
 
 export interface SeedRule {
   /** `001/users.email-unique`: the seed (000, 001, or `mcp` for the MCP specification) and a name. */
   id: string;
   section: string;
+  /** The seed's own words (fragments joined by ` … `). */
+  quote: string;
+  /** What a deployment must do, in one sentence. */
   rule: string;
+  /** Why no black-box check can judge it, for the few that none can. */
+  reason?: string;
 }
 
-const fromBundle = (api: 'v1' | 'v2'): SeedRule[] =>
-  JSON.parse(readFileSync(bundlePath(api), 'utf8'))['x-seed-rules'] ?? [];
+export const seedOf = (id: string) => id.split('/')[0] as '000' | '001' | 'mcp';
 
 export const SEED_RULES: ReadonlyMap<string, SeedRule> = new Map(
-  [
-    ...fromBundle('v1'),
-    ...fromBundle('v2'),
-    ...((loadToolIndex() as { 'x-seed-rules'?: SeedRule[] })['x-seed-rules'] ?? []),
-  ].map((r) => [r.id, r]),
+  (JSON.parse(readFileSync(rulesPath(), 'utf8')) as { rules: SeedRule[] }).rules.map((r) => [r.id, r]),
 );
 
 /** `seed 001, Endpoints > Users`, or `MCP specification, …`. */
 function origin(id: string): string {
   const rule = SEED_RULES.get(id);
   if (!rule) return id;
-  return id.startsWith('mcp/') ? rule.section : `seed ${id.split('/')[0]}, ${rule.section}`;
+  return seedOf(id) === 'mcp' ? rule.section : `seed ${seedOf(id)}, ${rule.section}`;
 }
 
 /** The source line of a check: where each rule it covers comes from, and for a SHOULD, the choice. */

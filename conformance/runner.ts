@@ -2,7 +2,7 @@
 // saying which flag would run them; turns a check that cannot reach a verdict into `incomplete`;
 // reports a departure from one of the kit's assumed choices as a SHOULD of its own; reports progress
 // as it goes; cleans up after itself; and gives the run one outcome.
-import { type ConformanceConfig, Context } from './context.ts';
+import { type ConformanceConfig, Context, type Spent } from './context.ts';
 import { Departure, Incomplete, Skipped } from './outcomes.ts';
 import { sourceOf } from './rules.ts';
 import type { Check, Result, Verdict } from './types.ts';
@@ -18,7 +18,7 @@ export interface RunReport {
   notes: string[];
   requests: number;
   /** What the run spent of its budgets (docs/conformance.md, "Politeness"). */
-  spent: { failedLogins: number; aiCalls: number };
+  spent: Spent;
   /** `operationId status` pairs of v1 and v2 a check expected and got. */
   covered: string[];
 }
@@ -38,8 +38,24 @@ export function matches(id: string, pattern: string | undefined): boolean {
   });
 }
 
+/** The opt-in a check needs and the configuration does not give: its flag. */
+function optInMissing(check: Check, ctx: Context): string | null {
+  const needs = check.needs ?? {};
+  if (needs.tenantKey && !ctx.config.tenantKeys?.[needs.tenantKey])
+    return `--tenant-key ${needs.tenantKey}=KEY`;
+  if (needs.revokedKey && !ctx.config.revokedKey) return '--revoked-key KEY';
+  if (needs.probeLimits && !ctx.config.probeLimits) return '--probe-limits';
+  return null;
+}
+
 function unmet(check: Check, ctx: Context): string | null {
   const needs = check.needs ?? {};
+  for (const role of needs.roles ?? []) {
+    if (!ctx.roleKey(role))
+      return ctx.config.roleKeys?.[role]
+        ? `the ${role} key given was refused (--role-key ${role}=KEY)`
+        : `no key of a ${role} given (--role-key ${role}=KEY)`;
+  }
   if (needs.apiKey && !ctx.config.apiKey) return 'no site API key given (--api-key)';
   if (needs.mcpScope && !ctx.key(needs.mcpScope))
     return `no MCP key with the ${needs.mcpScope} scope given (--mcp-key)`;
@@ -48,14 +64,18 @@ function unmet(check: Check, ctx: Context): string | null {
   if (needs.mcpUrl && !ctx.config.mcpUrl) return 'no MCP tool server given (--mcp-url)';
   for (const name of needs.config ?? []) {
     if ((ctx.config as unknown as Record<string, unknown>)[name] === undefined)
-      return `no ${name} configured (${name === 'expertUserId' ? '--expert-user' : `"${name}" in --config`})`;
+      return `no ${name} configured (${CONFIG_FLAGS[name] ?? `"${name}" in --config`})`;
   }
   return null;
 }
 
-async function verdictOf(check: Check, ctx: Context): Promise<Verdict> {
+const CONFIG_FLAGS: Record<string, string> = { expertUserId: '--expert-user', chainId: '--chain' };
+
+async function verdictOf(check: Check, ctx: Context): Promise<Verdict & { optIn?: string }> {
+  const optIn = optInMissing(check, ctx);
+  if (optIn) return { status: 'skip', reason: `not opted in (${optIn})`, optIn };
   const { keysBlocked } = ctx;
-  if (keysBlocked && (check.needs?.mcpScope || check.needs?.readOnlyKey))
+  if (keysBlocked && (check.needs?.mcpScope || check.needs?.readOnlyKey || check.needs?.roles))
     return {
       status: 'incomplete',
       reason: keysBlocked.message,
@@ -134,7 +154,7 @@ export async function runChecks(
     results,
     notes,
     requests: ctx.http.requests,
-    spent: { ...ctx.spent },
+    spent: structuredClone(ctx.spent),
     covered: [
       ...[...ctx.v1.covered].map((c) => `v1 ${c}`),
       ...[...ctx.v2.covered].map((c) => `v2 ${c}`),
@@ -144,15 +164,28 @@ export async function runChecks(
 
 /**
  * The run's outcome: `failed` when a MUST failed; `incomplete` when none failed but some MUST did not
- * run or could not reach a verdict; `passed` only when every MUST ran and passed.
+ * run or could not reach a verdict; `passed` only when every MUST ran and passed — but for the opt-in
+ * ones not opted in (`--probe-limits`, `--tenant-key`, `--revoked-key`), which the reports list.
  */
 export type Outcome = 'passed' | 'failed' | 'incomplete';
 
 export function outcomeOf(report: RunReport): Outcome {
   const must = report.results.filter((r) => r.level === 'MUST');
   if (must.some((r) => r.status === 'fail')) return 'failed';
-  if (must.some((r) => r.status !== 'pass')) return 'incomplete';
+  if (must.some((r) => r.status !== 'pass' && !r.optIn)) return 'incomplete';
   return 'passed';
+}
+
+/** What the run spent of the deployment's budgets, in one line for the reports. */
+export function spentText(spent: Spent): string {
+  const byKey = Object.entries(spent.aiCallsByKey)
+    .map(([key, n]) => `${n} by ${key}`)
+    .join(', ');
+  return [
+    `${spent.failedLogins} failed logins`,
+    `${spent.aiCalls} AI calls${byKey ? ` (${byKey})` : ''}`,
+    ...(spent.rateLimitRequests ? [`${spent.rateLimitRequests} requests to reach the rate limit`] : []),
+  ].join(', ');
 }
 
 /** docs/conformance.md, "Exit codes": 0 passed, 1 a MUST failed, 3 incomplete (2 is a usage error). */
@@ -160,11 +193,18 @@ export const EXIT_CODES: Record<Outcome, number> = { passed: 0, failed: 1, incom
 
 export const exitCode = (report: RunReport) => EXIT_CODES[outcomeOf(report)];
 
-/** The MUST checks that did not reach a verdict, grouped by why (the flag that would run them). */
-export function unrun(report: RunReport): { reason: string; ids: string[]; retryAfter?: number }[] {
+/**
+ * The MUST checks that did not reach a verdict, grouped by why (the flag that would run them): those
+ * that make the run incomplete, or with `optIn`, those not opted in.
+ */
+export function unrun(
+  report: RunReport,
+  optIn = false,
+): { reason: string; ids: string[]; retryAfter?: number }[] {
   const groups = new Map<string, { ids: string[]; retryAfter?: number }>();
   for (const r of report.results) {
     if (r.level !== 'MUST' || (r.status !== 'skip' && r.status !== 'incomplete')) continue;
+    if (Boolean(r.optIn) !== optIn) continue;
     const reason =
       r.retryAfter !== undefined
         ? `blocked by the deployment's limits — retry after ${r.retryAfter} s`

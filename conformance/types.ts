@@ -43,6 +43,16 @@ export interface Needs {
   mcpUrl?: boolean;
   /** Named values from the configuration (e.g. `expertUserId`). */
   config?: string[];
+  /** Keys of users of these roles (`--role-key ROLE=KEY`). */
+  roles?: string[];
+  /**
+   * Opt-in: a key of a tenant in this licence state (`--tenant-key STATE=KEY`), a revoked key
+   * (`--revoked-key`), or leave to provoke the deployment's limits (`--probe-limits`). Not opted
+   * in, the check is skipped as such and does not make the run incomplete.
+   */
+  tenantKey?: import('./context.ts').LicenceState;
+  revokedKey?: boolean;
+  probeLimits?: boolean;
 }
 
 export interface Check {
@@ -72,5 +82,7 @@ export interface Result {
   reason?: string;
   evidence?: Evidence;
   retryAfter?: number;
+  /** Skipped because an opt-in was not given: the flag that would run it. */
+  optIn?: string;
   durationMs: number;
 }

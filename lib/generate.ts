@@ -2,12 +2,14 @@
 // API (loaded at run time by the mock and the conformance suite), TypeScript types of each API
 // (openapi-typescript) and of each tool's input and output (json-schema-to-typescript).
 // The output is deterministic; a test regenerates into a temporary folder and compares.
+import { readFileSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { compile } from 'json-schema-to-typescript';
 import openapiTS, { astToString } from 'openapi-typescript';
+import { parse as parseYaml } from 'yaml';
 import { resolveRef } from './openapi-schemas.ts';
-import { API_NAMES, bundlePath, GENERATED_DIR } from './paths.ts';
+import { API_NAMES, bundlePath, GENERATED_DIR, RULES_SOURCE, rulesPath } from './paths.ts';
 import { bundleApi } from './redocly.ts';
 import { loadTools } from './tool-schemas.ts';
 
@@ -119,6 +121,13 @@ export async function generate(outDir = GENERATED_DIR): Promise<string[]> {
         errorCatalogue(bundle),
     );
   }
+
+  // The rule catalogue of the two seeds (docs/requirements/rules.yaml), as JSON the package ships.
+  const rules = parseYaml(readFileSync(RULES_SOURCE, 'utf8'));
+  await write(
+    rulesPath(outDir),
+    `${JSON.stringify({ 'x-generated': NOTICE, source: 'docs/requirements/rules.yaml', rules }, null, 2)}\n`,
+  );
 
   const exports: string[] = [];
   for (const tool of loadTools()) {

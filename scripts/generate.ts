@@ -1,7 +1,16 @@
-// `npm run generate`: rewrites generated/ from openapi/ and mcp-schema/.
-import { relative } from 'node:path';
+// `npm run generate`: rewrites generated/ from openapi/, mcp-schema/ and the rule catalogue, then the
+// table of rules and checks in docs/conformance.md from the catalogue and the suite's checks.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { generate } from '../lib/generate.ts';
-import { GENERATED_DIR } from '../lib/paths.ts';
+import { GENERATED_DIR, ROOT } from '../lib/paths.ts';
 
 const files = await generate();
 console.log(`generated ${files.length} files into ${relative(process.cwd(), GENERATED_DIR) || '.'}/`);
+
+// Loaded after generation: the suite reads the catalogue just written.
+const { ALL_CHECKS } = await import('../conformance/checks/index.ts');
+const { withCoverageTable } = await import('../conformance/coverage.ts');
+const doc = join(ROOT, 'docs', 'conformance.md');
+writeFileSync(doc, withCoverageTable(readFileSync(doc, 'utf8'), ALL_CHECKS));
+console.log('wrote the table of rules and checks into docs/conformance.md');

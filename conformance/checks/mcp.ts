@@ -186,7 +186,7 @@ export const mcpChecks: Check[] = [
     id: 'mcp.tools.structured-content',
     area,
     level: 'MUST',
-    rules: ['mcp/structured-content'],
+    rules: ['mcp/structured-content', '000/tool-server.offered-callable'],
     title: 'each read tool answers structuredContent valid against its listed outputSchema',
     needs,
     run: async (ctx) => {

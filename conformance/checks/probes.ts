@@ -213,7 +213,7 @@ export const noKeyChecks: Check[] = [
       id: `v2.auth.no-key.${operationId}`,
       area: 'v2.auth',
       level: 'MUST',
-      rules: ['000/auth.key-required'],
+      rules: ['000/auth.key-required', '000/errors.unauthorized', '000/licence.none-needs-valid-key'],
       title: `${specOf('v2')(operationId)} without X-MCP-Key answers 401`,
       api: 'v2',
       operationId,
@@ -229,7 +229,7 @@ export const wrongKeyChecks: Check[] = [
     id: 'v1.auth.wrong-key',
     area: 'v1.auth',
     level: 'MUST',
-    rules: ['001/auth.key-required'],
+    rules: ['001/auth.key-required', '001/auth.invalid-key'],
     title: 'GET /courses with a wrong X-API-KEY is refused (401 or 403)',
     api: 'v1',
     operationId: 'listCourses',
@@ -243,7 +243,12 @@ export const wrongKeyChecks: Check[] = [
     id: 'v2.auth.wrong-key',
     area: 'v2.auth',
     level: 'MUST',
-    rules: ['000/auth.key-required'],
+    rules: [
+      '000/auth.key-required',
+      '000/auth.invalid-key',
+      '000/errors.unauthorized',
+      '000/licence.none-needs-valid-key',
+    ],
     title: 'GET /api/v2/courses with a wrong X-MCP-Key answers 401',
     api: 'v2',
     operationId: 'searchCourses',
@@ -279,7 +284,10 @@ export const scopeChecks: Check[] = operationIds('v2')
       id: `v2.scope.read-key.${operationId}`,
       area: 'v2.scope',
       level: assumed ? 'SHOULD' : 'MUST',
-      rules: [operationId === 'getGenerationJob' ? '000/scope.job-status' : '000/scope.write'],
+      rules: [
+        operationId === 'getGenerationJob' ? '000/scope.job-status' : '000/scope.write',
+        '000/errors.shape',
+      ],
       ...(assumed
         ? {
             assumption:
@@ -330,7 +338,7 @@ const V1_NOT_FOUND: Refusal[] = [
     what: 'an unknown user',
     request: harmless('v1', 'listUserAssignments'),
     expect: [404],
-    rules: ['001/users.not-found', '001/assignments.user-list'],
+    rules: ['001/assignments.user-list-not-found'],
   },
   {
     operationId: 'updateGroup',
@@ -351,24 +359,28 @@ const V1_NOT_FOUND: Refusal[] = [
     what: 'an unknown course',
     request: harmless('v1', 'getCourse'),
     expect: [404],
+    rules: ['001/courses.not-found'],
   },
   {
     operationId: 'assignCourse',
     what: 'an unknown course',
     request: harmless('v1', 'assignCourse'),
     expect: [404],
+    rules: ['001/assignments.assign-not-found'],
   },
   {
     operationId: 'listCourseAssignments',
     what: 'an unknown course',
     request: harmless('v1', 'listCourseAssignments'),
     expect: [404],
+    rules: ['001/assignments.course-list-not-found'],
   },
   {
     operationId: 'getLastWebhookEvent',
     what: 'an event type never sent',
     request: harmless('v1', 'getLastWebhookEvent'),
     expect: [404],
+    rules: ['001/webhooks.last-none'],
   },
 ];
 
@@ -382,44 +394,56 @@ const V1_MALFORMED: Refusal[] = [
     what: 'a course id that is not an integer',
     request: () => ({ params: { courseId: 'abc' } }),
     expect: [400, 404],
+    rules: ['001/courses.id-integer'],
   },
   {
     operationId: 'listCourseAssignments',
     what: 'a course id that is not an integer',
     request: () => ({ params: { courseId: 'abc' } }),
     expect: [400, 404],
+    rules: ['001/courses.id-integer'],
   },
   {
     operationId: 'assignCourse',
     what: 'a course id that is not an integer',
     request: () => ({ params: { courseId: 'abc' }, body: { users: [] } }),
     expect: [400, 404],
+    rules: ['001/courses.id-integer'],
   },
   {
     operationId: 'getGroupStatistics',
     what: 'a group id that is not an integer',
     request: () => ({ params: { groupId: 'abc' } }),
     expect: [400, 404],
+    rules: ['001/groups.id-integer'],
   },
   {
     operationId: 'updateGroup',
     what: 'a group id that is not an integer',
     request: () => ({ params: { groupId: 'abc' }, body: { name: 'lmskit probe' } }),
     expect: [400, 404],
+    rules: ['001/groups.id-integer'],
   },
   {
     operationId: 'listCourses',
     what: 'an offset that is not an integer',
     request: () => ({ query: { offset: 'abc' } }),
     expect: [400],
-    rules: ['001/courses.page-size'],
+    rules: ['001/courses.offset'],
   },
-  { operationId: 'blockUser', what: 'no user id', request: () => ({ body: {} }), expect: [400] },
+  {
+    operationId: 'blockUser',
+    what: 'no user id',
+    request: () => ({ body: {} }),
+    expect: [400],
+    rules: ['001/users.ban-id-required'],
+  },
   {
     operationId: 'getLastWebhookEvent',
     what: 'an event name that is not dot notation',
     request: () => ({ params: { event: 'no such event!' } }),
     expect: [400, 404],
+    rules: ['001/webhooks.dot-notation'],
   },
 ];
 
@@ -448,19 +472,33 @@ const V2_NOT_FOUND: Refusal[] = [
 }));
 
 const V2_MALFORMED: Refusal[] = [
-  { operationId: 'searchUsers', what: 'no query', request: () => ({ query: { limit: 5 } }), expect: [400] },
+  {
+    operationId: 'searchUsers',
+    what: 'no query',
+    request: () => ({ query: { limit: 5 } }),
+    expect: [400],
+    rules: ['000/find-user.query-required'],
+  },
   {
     operationId: 'getUser',
     what: 'a user id that is not an integer',
     request: () => ({ params: { userId: 'abc' } }),
     expect: [400],
+    rules: ['000/get-user.user-id'],
   },
-  { operationId: 'searchCourses', what: 'no query', request: () => ({ query: { limit: 5 } }), expect: [400] },
+  {
+    operationId: 'searchCourses',
+    what: 'no query',
+    request: () => ({ query: { limit: 5 } }),
+    expect: [400],
+    rules: ['000/find-course.query-required'],
+  },
   {
     operationId: 'getCourse',
     what: 'a course id that is not an integer',
     request: () => ({ params: { courseId: 'abc' } }),
     expect: [400],
+    rules: ['000/get-course.course-id'],
   },
   {
     operationId: 'listUserAssignments',
@@ -479,12 +517,14 @@ const V2_MALFORMED: Refusal[] = [
     what: 'a course id that is not an integer',
     request: () => ({ params: { courseId: 'abc' } }),
     expect: [400],
+    rules: ['000/compliance.course-id'],
   },
   {
     operationId: 'listUserCertificates',
     what: 'a user id that is not an integer',
     request: () => ({ params: { userId: 'abc' } }),
     expect: [400],
+    rules: ['000/certificates.user-id'],
   },
   {
     operationId: 'getStatistics',
@@ -503,12 +543,14 @@ const V2_MALFORMED: Refusal[] = [
     what: 'a window start that is not a date',
     request: () => ({ query: { 'fields[createdAt][from]': 'yesterday' } }),
     expect: [400],
+    rules: ['000/audit.date-format'],
   },
   {
     operationId: 'assignUserToCourse',
     what: 'no user id',
     request: () => ({ params: { courseId: UNKNOWN_ID }, body: {} }),
     expect: [400],
+    rules: ['000/assign-training.required'],
   },
   {
     operationId: 'assignCourseToGroups',

@@ -29,7 +29,13 @@ export const v2AccessChecks: Check[] = [
     id: 'v2.capabilities.contract',
     area: area('capabilities'),
     level: 'MUST',
-    rules: ['000/capabilities.response'],
+    rules: [
+      '000/capabilities.response',
+      '000/capabilities.tier',
+      '000/capabilities.scopes',
+      '000/capabilities.user',
+      '000/capabilities.resources',
+    ],
     title: 'GET /api/v2/mcp/capabilities answers tier, scopes, user, tools and resources for every key',
     needs,
     run: async (ctx) => {
@@ -45,7 +51,7 @@ export const v2AccessChecks: Check[] = [
     id: 'v2.capabilities.owner',
     area: area('capabilities'),
     level: 'MUST',
-    rules: ['000/capabilities.response', '000/get-user'],
+    rules: ['000/capabilities.response', '000/capabilities.user', '000/get-user'],
     title: 'the key owner the capabilities name is that user: get_user gives the same e-mail',
     needs,
     run: async (ctx) => {
@@ -86,7 +92,7 @@ export const v2AccessChecks: Check[] = [
     id: 'v2.capabilities.no-phantom-tools',
     area: area('capabilities'),
     level: 'MUST',
-    rules: ['000/capabilities.absent-tools'],
+    rules: ['000/capabilities.absent-tools', '000/tools.catalogue'],
     title: `no key is offered ${ABSENT.join(' or ')}, nor any tool outside the ${TOOLS.length}`,
     needs,
     run: async (ctx) =>
@@ -99,7 +105,7 @@ export const v2AccessChecks: Check[] = [
     id: 'v2.capabilities.tools-agree-with-scopes',
     area: area('capabilities'),
     level: 'MUST',
-    rules: ['000/capabilities.filtered', '000/licence.read-clamp'],
+    rules: ['000/capabilities.filtered', '000/capabilities.filter-scope', '000/licence.read-clamp'],
     title: 'a key without the write scope is offered no write or AI tool; the tier clamps the scopes',
     needs,
     run: async (ctx) =>
@@ -132,7 +138,12 @@ export const v2AccessChecks: Check[] = [
     id: 'v2.capabilities.withheld-refused',
     area: area('capabilities'),
     level: 'MUST',
-    rules: ['000/capabilities.filtered', '000/licence.ai-offered'],
+    rules: [
+      '000/capabilities.filtered',
+      '000/licence.ai-offered',
+      '000/permission.refused',
+      '000/errors.shape',
+    ],
     title:
       'an operation whose tools a key is not offered, though it has the scope, is refused with 403 (nothing withheld: nothing to refuse)',
     needs,

@@ -133,7 +133,7 @@ export const v2WriteChecks: Check[] = [
     id: 'v2.assign.user.idempotent',
     area: area('assign'),
     level: 'MUST',
-    rules: ['000/assign-training', '000/list-assignments'],
+    rules: ['000/assign-training', '000/assign-training.assigns', '000/list-assignments'],
     title: "assigning a user twice succeeds both times and leaves one assignment in the user's list",
     needs,
     run: async (ctx) => {
@@ -304,7 +304,7 @@ export const v2WriteChecks: Check[] = [
     id: 'v2.ai.upload.type-by-content',
     area: area('ai'),
     level: 'MUST',
-    rules: ['000/upload.types', '000/upload.result'],
+    rules: ['000/upload.types', '000/upload.result', '000/upload.session-generated', '000/upload.extracted'],
     title: 'a text file named .pdf is refused; a real PDF is accepted and processed into chunks',
     needs,
     run: async (ctx) => {
@@ -363,7 +363,15 @@ export const v2WriteChecks: Check[] = [
     id: 'v2.ai.generate.flow',
     area: area('ai'),
     level: 'MUST',
-    rules: ['000/generate', '000/job.states', '000/scope.job-status'],
+    rules: [
+      '000/generate',
+      '000/generate.queued',
+      '000/generate.duration',
+      '000/job.states',
+      '000/job.completed-course',
+      '000/job.failed-message',
+      '000/scope.job-status',
+    ],
     title:
       'generating from a prompt answers a queued job that ends completed with a course, or failed with a message',
     needs,
@@ -398,7 +406,7 @@ export const v2WriteChecks: Check[] = [
     id: 'v2.ai.refine.append-only',
     area: area('ai'),
     level: 'MUST',
-    rules: ['000/refine'],
+    rules: ['000/refine', '000/refine.result', '000/refine.adds'],
     title: 'refining a course copy adds elements and keeps every existing one unchanged',
     needs,
     run: async (ctx) => {

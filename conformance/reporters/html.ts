@@ -2,7 +2,7 @@
 // evidence, then what did not run and why, then the table by area and every check. No script, no
 // external asset.
 import { escapeHtml } from '../../lib/html.ts';
-import { outcomeOf, type RunReport, unrun } from '../runner.ts';
+import { outcomeOf, type RunReport, spentText, unrun } from '../runner.ts';
 import type { Result, Status } from '../types.ts';
 
 const esc = escapeHtml;
@@ -63,15 +63,18 @@ export function toHtml(report: RunReport): string {
         )
         .join('\n')
     : '<p>None.</p>';
-  const notRun = unrun(report);
-  const notRunList = notRun.length
-    ? `<h2>MUST requirements that did not run</h2><ul>${notRun
-        .map(
-          (g) =>
-            `<li><b>${g.ids.length}</b> × ${esc(g.reason)}<br><small>${g.ids.map(esc).join(', ')}</small></li>`,
-        )
-        .join('')}</ul>`
-    : '';
+  const groups = (heading: string, list: ReturnType<typeof unrun>) =>
+    list.length
+      ? `<h2>${heading}</h2><ul>${list
+          .map(
+            (g) =>
+              `<li><b>${g.ids.length}</b> × ${esc(g.reason)}<br><small>${g.ids.map(esc).join(', ')}</small></li>`,
+          )
+          .join('')}</ul>`
+      : '';
+  const notRunList =
+    groups('MUST requirements that did not run', unrun(report)) +
+    groups('MUST requirements not opted in', unrun(report, true));
   const byArea = areas
     .map((area) => {
       const rows = results
@@ -89,7 +92,7 @@ export function toHtml(report: RunReport): string {
 <title>lmskit conformance report</title><style>${STYLE}</style></head>
 <body>
 <h1>lmskit conformance report</h1>
-<p class="meta">${esc(report.baseUrl)}${report.mcpUrl ? ` · MCP ${esc(report.mcpUrl)}` : ''} · ${esc(report.startedAt)} · ${(report.durationMs / 1000).toFixed(1)} s · ${report.requests} requests · writes ${report.allowWrites ? 'allowed' : 'not allowed'} · spent ${report.spent.failedLogins} failed logins, ${report.spent.aiCalls} AI calls</p>
+<p class="meta">${esc(report.baseUrl)}${report.mcpUrl ? ` · MCP ${esc(report.mcpUrl)}` : ''} · ${esc(report.startedAt)} · ${(report.durationMs / 1000).toFixed(1)} s · ${report.requests} requests · writes ${report.allowWrites ? 'allowed' : 'not allowed'} · spent ${esc(spentText(report.spent))}</p>
 <div class="verdict ${outcome}"><b>${HEADLINE[outcome]}</b>${mustFailed.length ? ` (${mustFailed.length} MUST failed)` : ''} — ${count('pass')} passed, ${count('fail')} failed, ${count('skip')} skipped, ${count('incomplete')} incomplete.</div>
 <p><b>MUST</b> checks what the seeds document; <b>SHOULD</b> what the kit assumed where they say "not shown". A skipped check names the flag that would run it; an incomplete one says why it could not be judged.</p>
 <h2>Failures</h2>

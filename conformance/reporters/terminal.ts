@@ -2,7 +2,7 @@
 // requirement, what was expected and received, and a curl line; a table by area; and the outcome
 // last, where the eye lands: green when every MUST ran and passed, red when one failed, amber when
 // some did not run — with why, and the flag that would run them.
-import { outcomeOf, type RunReport, unrun } from '../runner.ts';
+import { outcomeOf, type RunReport, spentText, unrun } from '../runner.ts';
 import type { Result, Status } from '../types.ts';
 
 const MARK: Record<Status, string> = { pass: '✓', fail: '✗', skip: '-', incomplete: '?' };
@@ -37,11 +37,24 @@ export function failureText(r: Result): string {
 
 /** The outcome in one or more lines: what a CI log reader must see. */
 export function banner(report: RunReport, paint: Paint = plain): string {
-  const must = report.results.filter((r) => r.level === 'MUST');
+  const must = report.results.filter((r) => r.level === 'MUST' && !r.optIn);
   const n = (s: Status) => must.filter((r) => r.status === s).length;
+  const optIns = unrun(report, true);
+  const notOptedIn = optIns.length
+    ? [
+        paint(
+          'dim',
+          `  not opted in: ${optIns.reduce((sum, g) => sum + g.ids.length, 0)} MUST requirement(s) that need a flag:`,
+        ),
+        ...optIns.map((g) => paint('dim', `  ${String(g.ids.length).padStart(3)} × ${g.reason}`)),
+      ]
+    : [];
   switch (outcomeOf(report)) {
     case 'passed':
-      return paint('green', `PASSED — every MUST requirement ran and passed (${n('pass')}).`);
+      return [
+        paint('green', `PASSED — every MUST requirement ran and passed (${n('pass')}).`),
+        ...notOptedIn,
+      ].join('\n');
     case 'failed':
       return paint(
         'red',
@@ -54,6 +67,7 @@ export function banner(report: RunReport, paint: Paint = plain): string {
           `INCOMPLETE — no MUST failed, but ${n('skip') + n('incomplete')} MUST requirement(s) did not run or could not be judged:`,
         ),
         ...unrun(report).map((g) => paint('amber', `  ${String(g.ids.length).padStart(3)} × ${g.reason}`)),
+        ...notOptedIn,
       ].join('\n');
   }
 }
@@ -81,7 +95,8 @@ export function summary(report: RunReport, paint: Paint = plain): string {
   const count = (s: Status) => report.results.filter((r) => r.status === s).length;
   rows.push(
     '',
-    `${count('pass')} passed, ${count('fail')} failed, ${count('skip')} skipped, ${count('incomplete')} incomplete; ${report.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s; spent ${report.spent.failedLogins} failed logins and ${report.spent.aiCalls} AI calls`,
+    `${count('pass')} passed, ${count('fail')} failed, ${count('skip')} skipped, ${count('incomplete')} incomplete; ${report.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s`,
+    `spent: ${spentText(report.spent)}`,
   );
   for (const note of report.notes) rows.push(`note: ${note}`);
   rows.push('', banner(report, paint));

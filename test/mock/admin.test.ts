@@ -65,10 +65,12 @@ describe('tenants and licence', () => {
     const { body: users } = await h.admin('/tenants/acme-none/users');
     expect(users.users).toEqual([expect.objectContaining({ apiId: 'admin', role: 'admin' })]);
     // A key of its administrator is valid, and refused by the licence: 403 MCP_LICENSE_DISABLED.
-    const { key } = await h.admin('/tenants/acme-none/mcp-keys', {
-      method: 'POST',
-      json: { userId: 'admin', scopes: ['read', 'write'] },
-    }).then((r) => r.body);
+    const { key } = await h
+      .admin('/tenants/acme-none/mcp-keys', {
+        method: 'POST',
+        json: { userId: 'admin', scopes: ['read', 'write'] },
+      })
+      .then((r) => r.body);
     const v2 = await h.v2('/mcp/capabilities', { key });
     expect(v2.status).toBe(403);
     expect(v2.body.code).toBe('MCP_LICENSE_DISABLED');
@@ -80,7 +82,10 @@ describe('tenants and licence', () => {
     expect(taken.status).toBe(409);
     expect(taken.body.code).toBe('TENANT_EXISTS');
     const demoKey = (await h.admin('/tenants/demo')).body.siteApiKey;
-    const sameKey = await h.admin('/tenants', { method: 'POST', json: { id: 'copycat', siteApiKey: demoKey } });
+    const sameKey = await h.admin('/tenants', {
+      method: 'POST',
+      json: { id: 'copycat', siteApiKey: demoKey },
+    });
     expect(sameKey.status).toBe(409);
     expect((await h.admin('/tenants/copycat')).status).toBe(404);
   });

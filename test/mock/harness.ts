@@ -32,7 +32,7 @@ export interface Harness {
     init?: RequestInit & { json?: unknown; key?: string | null },
   ) => Promise<{ status: number; body: any; headers: Headers }>;
   /** A key created through the admin API for a user of the demo tenant. */
-  newKey: (userId: number, scopes: ('read' | 'write')[]) => Promise<{ id: string; key: string }>;
+  newKey: (userId: number | string, scopes: ('read' | 'write')[]) => Promise<{ id: string; key: string }>;
   /** A request to the admin API with the admin token. */
   admin: (
     path: string,

@@ -310,7 +310,8 @@ describe('failed authentication per IP (seed 000, Errors: 429 MCP_AUTH_RATE_LIMI
     for (let i = 0; i < 4; i++) await small.v2('/mcp/capabilities', { key: 'wrong' });
     expect((await small.v2('/mcp/capabilities', { key: WRITE_KEY })).status).toBe(429);
     await small.admin('/reset', { method: 'POST', json: {} });
-    for (let i = 0; i < 3; i++) expect((await small.v2('/mcp/capabilities', { key: READ_KEY })).status).toBe(200);
+    for (let i = 0; i < 3; i++)
+      expect((await small.v2('/mcp/capabilities', { key: READ_KEY })).status).toBe(200);
     expectError(await small.v2('/mcp/capabilities', { key: READ_KEY }), 429, 'MCP_RATE_LIMITED');
     await small.admin('/reset', { method: 'POST', json: {} });
     expect((await small.v2('/mcp/capabilities', { key: READ_KEY })).status).toBe(200);

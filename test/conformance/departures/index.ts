@@ -3,12 +3,26 @@
 // and legitimate variations: choices the seeds leave open, made otherwise than the kit made them,
 // which must not fail a MUST. Each is a set of rewrites for the proxy in front of the real mock
 // (../proxy.ts); one file per area, this index the table of contents.
+import { AI_DEPARTURES } from './ai.ts';
 import type { Departure } from './kit.ts';
+import { LICENCE_DEPARTURES } from './licence.ts';
+import { LIMIT_DEPARTURES } from './limits.ts';
 import { MCP_DEPARTURES } from './mcp.ts';
+import { PERMISSION_DEPARTURES } from './permissions.ts';
 import { V1_DEPARTURES } from './v1.ts';
+import { V1_DATA_DEPARTURES } from './v1-data.ts';
 import { V2_DEPARTURES } from './v2.ts';
 
 export type { Departure, Variation } from './kit.ts';
 export { VARIATIONS } from './variations.ts';
 
-export const DEPARTURES: Departure[] = [...V1_DEPARTURES, ...V2_DEPARTURES, ...MCP_DEPARTURES];
+export const DEPARTURES: Departure[] = [
+  ...V1_DEPARTURES,
+  ...V1_DATA_DEPARTURES,
+  ...V2_DEPARTURES,
+  ...AI_DEPARTURES,
+  ...PERMISSION_DEPARTURES,
+  ...LICENCE_DEPARTURES,
+  ...MCP_DEPARTURES,
+  ...LIMIT_DEPARTURES,
+];

@@ -3,7 +3,10 @@
 import { UNKNOWN_ID } from '../../../conformance/checks/helpers.ts';
 import { absentToolNames, loadTools } from '../../../lib/tool-schemas.ts';
 import { DEMO_SITE_API_KEY, READ_KEY, WRITE_KEY } from '../../mock/harness.ts';
+import type { DeploymentKeys } from '../deployment.ts';
 import type { Answer, ProxiedRequest, Rewrite } from '../proxy.ts';
+
+export type { DeploymentKeys };
 
 export { DEMO_SITE_API_KEY, READ_KEY, UNKNOWN_ID, WRITE_KEY };
 
@@ -18,16 +21,20 @@ export interface Departure {
   catches: string;
   /** Other checks that must fail rather than be skipped (a skip caused by the departure). */
   alsoFails?: string[];
-  rewrites: () => Rewrite[];
+  /** The proxy's rewrites; the keys are the deployment's (../deployment.ts), minted for each run. */
+  rewrites: (keys: DeploymentKeys) => Rewrite[];
 }
 
 export interface Variation {
   name: string;
   /** What the kit assumed, and what this deployment does instead. */
   choice: string;
-  /** A SHOULD result that must report it. */
-  noticedBy: string;
-  rewrites: () => Rewrite[];
+  /**
+   * A SHOULD result that must report it; none for a variation that departs from nothing the kit
+   * chose either (a field the seeds do not forbid, read tolerantly), which passes outright.
+   */
+  noticedBy?: string;
+  rewrites: (keys: DeploymentKeys) => Rewrite[];
 }
 
 export const AI_TOOLS = loadTools()

@@ -138,4 +138,105 @@ export const VARIATIONS: Variation[] = [
       },
     ],
   },
+  // --- Fields the seeds do not list, added: nothing forbids them (read tolerantly, never a MUST) ---
+  {
+    name: 'v1 errors carry an extra code',
+    choice:
+      'seed 001 lists {status, message, errors?, data?} and does not forbid other fields; the kit sends none',
+    rewrites: () => [
+      {
+        path: /^\/openapi\/v1\//,
+        response: (a) => {
+          const b = a.body as Json;
+          if (a.status >= 400 && b && typeof b === 'object') b.code = `E${a.status}`;
+        },
+      },
+    ],
+  },
+  {
+    name: 'v2 errors carry a requestId',
+    choice:
+      'seed 000 gives the error body {error, code} and does not forbid other fields; the kit sends none',
+    rewrites: () => [
+      {
+        path: /^\/api\/v2\//,
+        response: (a) => {
+          const b = a.body as Json;
+          if (a.status >= 400 && b && typeof b === 'object') b.requestId = 'req-0001';
+        },
+      },
+    ],
+  },
+  {
+    name: 'v1 courses carry an extra nested object, in lists and in assignments',
+    choice: 'seed 001 lists the course fields and does not forbid others; the kit sends none',
+    rewrites: () => {
+      const tag = (c: Json): void => {
+        if (c && typeof c === 'object') c.meta = { provider: 'lms', tags: ['a'] };
+      };
+      return [
+        onAnswer('GET', `${V1}/courses`, (b: Json) => b.courses?.forEach(tag)),
+        onAnswer('GET', /^\/openapi\/v1\/courses\/\d+$/, (b: Json) => tag(b)),
+        onAnswer('GET', /^\/openapi\/v1\/users\/[^/]+\/assignments$/, (b: Json) =>
+          b.assignments?.forEach((x: Json) => {
+            tag(x.course);
+          }),
+        ),
+        onAnswer('GET', `${V1}/statistics`, (b: Json) => b.unassignedCourses?.forEach(tag)),
+      ];
+    },
+  },
+  {
+    name: 'v1 answers carry extra top-level fields',
+    choice: 'seed 001 does not forbid fields it does not list; the kit sends none',
+    rewrites: () => [
+      onAnswer('GET', `${V1}/statistics`, (b: Json) => {
+        b.generatedAt = 1767225600;
+      }),
+      onAnswer('GET', `${V1}/courses`, (b: Json) => {
+        b.limit = 20;
+      }),
+      onAnswer('POST', `${V1}/users`, (b: Json) => {
+        b.createdAt = 1767225600;
+      }),
+      onAnswer('POST', `${V1}/groups`, (b: Json) => {
+        b.externalId = null;
+      }),
+    ],
+  },
+  {
+    name: 'webhook events carry an id beside occuredAt, type and body',
+    choice: 'seed 001 gives the envelope occuredAt, type, body and does not forbid other fields',
+    rewrites: () => [
+      onAnswer('GET', /^\/openapi\/v1\/webhook\/[^/]+\/last$/, (b: Json) => {
+        b.id = 'evt_1';
+        if (b.body?.user) b.body.user.avatar = null;
+      }),
+    ],
+  },
+  {
+    name: 'v2 capabilities and users carry extra nested fields',
+    choice: 'seed 000 lists the capabilities fields and does not forbid others; the kit sends none',
+    rewrites: () => [
+      onAnswer('GET', `${V2}/mcp/capabilities`, (b: Json) => {
+        b.plan = 'enterprise';
+        b.user.avatar = null;
+        b.scopes.admin = false;
+      }),
+      onAnswer('GET', /^\/api\/v2\/users\/\d+$/, (b: Json) => {
+        b.lastLoginAt = null;
+        for (const g of b.groups ?? []) g.path = '/';
+      }),
+    ],
+  },
+  {
+    name: 'generation jobs carry progress and a result with more than the course id',
+    choice: 'seed 000 shows status, result.courseId and error.message and does not forbid more',
+    rewrites: () => [
+      onAnswer('GET', /^\/api\/v2\/ai\/courses\/generate\/[^/]+$/, (b: Json) => {
+        b.progress = 100;
+        if (b.result) b.result.title = 'x';
+      }),
+    ],
+  },
 ];

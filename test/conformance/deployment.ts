@@ -1,0 +1,76 @@
+// The mock made into a deployment the whole suite can run against, as a vendor would prepare theirs
+// (docs/conformance.md, "Run it"): keys of the three other roles, a chain the admin owns, tenants in
+// the other licence states with a key each, and a revoked key. Minted through the admin API, so the
+// suite's tests and the guide's example show the same steps.
+import type { ConformanceConfig } from '../../conformance/context.ts';
+import { DEMO_SITE_API_KEY, type Harness, READ_KEY, WRITE_KEY } from '../mock/harness.ts';
+
+/** The demo users whose keys stand for each role (mock/seed/demo.ts). */
+export const ROLE_USERS = { manager: 'max', author: 'aria', learner: 'lena' } as const;
+/** The demo's "Onboarding path", owned by Ada, the owner of the demo MCP keys. */
+export const ADMIN_CHAIN = 1;
+
+export interface DeploymentKeys {
+  site: string;
+  read: string;
+  write: string;
+  roles: Record<keyof typeof ROLE_USERS, string>;
+  tenants: { read: string; none: string; 'no-ai': string };
+  revoked: string;
+}
+
+/**
+ * A fresh demo platform prepared for a complete run: generation jobs that finish at once (the test
+ * clock is frozen), role keys, licence tenants and a revoked key. Returns the keys.
+ */
+export async function prepareDeployment(h: Harness): Promise<DeploymentKeys> {
+  await h.admin('/reset', { method: 'POST', json: {} });
+  await h.admin('/tenants/demo/ai', {
+    method: 'PATCH',
+    json: { generationMinSeconds: 0, generationMaxSeconds: 0 },
+  });
+  const roles = Object.fromEntries(
+    await Promise.all(
+      Object.entries(ROLE_USERS).map(async ([role, user]) => [
+        role,
+        (await h.newKey(user, ['read', 'write'])).key,
+      ]),
+    ),
+  ) as DeploymentKeys['roles'];
+  const tenant = async (id: string, licence: { mcpAccess: string; mcpAiAccess?: boolean }) => {
+    await h.admin('/tenants', { method: 'POST', json: { id, ...licence } });
+    const { body } = await h.admin(`/tenants/${id}/mcp-keys`, {
+      method: 'POST',
+      json: { userId: 'admin', scopes: ['read', 'write'] },
+    });
+    return (body as { key: string }).key;
+  };
+  const tenants = {
+    read: await tenant('licence-read', { mcpAccess: 'read' }),
+    none: await tenant('licence-none', { mcpAccess: 'none' }),
+    'no-ai': await tenant('licence-no-ai', { mcpAccess: 'full', mcpAiAccess: false }),
+  };
+  const revoked = await h.newKey('ada', ['read']);
+  await h.admin(`/tenants/demo/mcp-keys/${revoked.id}`, { method: 'DELETE' });
+  return { site: DEMO_SITE_API_KEY, read: READ_KEY, write: WRITE_KEY, roles, tenants, revoked: revoked.key };
+}
+
+/** The configuration of a complete run against `baseUrl` with these keys: every flag the suite has. */
+export const completeConfig = (
+  baseUrl: string,
+  keys: DeploymentKeys,
+  over: Partial<ConformanceConfig> = {},
+): ConformanceConfig => ({
+  baseUrl,
+  apiKey: keys.site,
+  mcpKeys: [keys.read, keys.write],
+  roleKeys: { ...keys.roles },
+  chainId: ADMIN_CHAIN,
+  tenantKeys: { ...keys.tenants },
+  revokedKey: keys.revoked,
+  probeLimits: true,
+  allowWrites: true,
+  expertUserId: 'otto',
+  pollIntervalMs: 10,
+  ...over,
+});
