@@ -205,7 +205,12 @@ export class Api<Ops = any> {
     readonly spec: Node,
     readonly base: string,
     private readonly http: HttpClient,
-    private readonly onCall: (op: Node, headers: Record<string, string>) => void = () => {},
+    /** Before a call (may refuse it), and after its answer: the AI budget's bookkeeping. */
+    private readonly onCall: (
+      op: Node,
+      headers: Record<string, string>,
+      answer?: Exchange,
+    ) => void = () => {},
   ) {
     this.operations = indexOperations(spec);
     ({
@@ -258,7 +263,7 @@ export class Api<Ops = any> {
    * Calls an operation by id, untyped: for requests the suite builds from the contract at run time
    * and for those that break it on purpose (a missing field, a wrong type).
    */
-  callRaw(operationId: string, options: CallOptions = {}): Promise<Exchange> {
+  async callRaw(operationId: string, options: CallOptions = {}): Promise<Exchange> {
     const op = this.operation(operationId);
     this.onCall(op.node, options.headers ?? {});
     const path = op.path.replace(/\{([^}]+)\}/g, (_m, name: string) =>
@@ -266,7 +271,15 @@ export class Api<Ops = any> {
     );
     const url = new URL(`${this.base}${path}`);
     for (const [k, v] of Object.entries(options.query ?? {})) url.searchParams.set(k, String(v));
-    return this.http.send(op.method, url.toString(), options.headers ?? {}, options.body, options.waitOut429);
+    const answer = await this.http.send(
+      op.method,
+      url.toString(),
+      options.headers ?? {},
+      options.body,
+      options.waitOut429,
+    );
+    this.onCall(op.node, options.headers ?? {}, answer);
+    return answer;
   }
 
   /**
@@ -366,27 +379,31 @@ export class Context {
     this.http = new HttpClient({ rate: config.rate, timeoutMs: config.timeoutMs });
     const base = config.baseUrl.replace(/\/+$/, '');
     this.v1 = new Api('v1', loadContract('v1'), `${base}/openapi/v1`, this.http);
-    this.v2 = new Api('v2', loadContract('v2'), `${base}/api/v2`, this.http, (op, headers) => {
-      // Only a call the deployment could accept counts: by a key with the write scope that is
-      // offered the tool (seed 000: a key without them is refused before any quota is counted).
-      const key = this.allKeys().find((k) => k.key === headers['x-mcp-key']);
-      const offered = toolsOf(op.operationId).some((t) => key?.tools.includes(t));
-      if (!op['x-ai-quota'] || !key?.scopes.write || !offered) return;
-      this.spendAiCall(key.key, op.operationId);
+    this.v2 = new Api('v2', loadContract('v2'), `${base}/api/v2`, this.http, (op, headers, answer) => {
+      // Seed 000, Limits: "each call counts as one" — an AI call made, that is, one answered 2xx. A
+      // call past the run's budget for its key is not sent; a refusal (403, 404) is not counted.
+      if (!op['x-ai-quota']) return;
+      const key = headers['x-mcp-key'];
+      if (!key) return;
+      if (!answer) this.checkAiBudget(key, op.operationId);
+      else if (answer.status < 300) this.countAiCall(key);
     });
   }
 
   /**
-   * Counts a call that may count against the day's AI quota (seed 000, Limits: 5 per key); past the
-   * run's budget for that key the check cannot run.
+   * Before a call that counts against the day's AI quota (seed 000, Limits: 5 per key): past the run's
+   * budget for that key the check cannot run, and the call is not sent.
    */
-  spendAiCall(key: string, what: string): void {
+  private checkAiBudget(key: string, what: string): void {
     const id = `…${key.slice(-4)}`;
-    const used = this.spent.aiCallsByKey[id] ?? 0;
     const allowed = this.aiAllowance.get(key) ?? BUDGET.aiCallsPerKey;
-    if (used >= allowed)
+    if ((this.spent.aiCallsByKey[id] ?? 0) >= allowed)
       throw new Incomplete(`the run's budget of ${allowed} AI calls for key ${id} is spent (${what})`);
-    this.spent.aiCallsByKey[id] = used + 1;
+  }
+
+  private countAiCall(key: string): void {
+    const id = `…${key.slice(-4)}`;
+    this.spent.aiCallsByKey[id] = (this.spent.aiCallsByKey[id] ?? 0) + 1;
     this.spent.aiCalls++;
   }
 
