@@ -13,6 +13,7 @@ import { v1DataChecks } from './v1-data.ts';
 import { v1ReadChecks } from './v1-read.ts';
 import { v1WriteChecks } from './v1-writes.ts';
 import { v2AccessChecks } from './v2-access.ts';
+import { v2DataChecks } from './v2-data.ts';
 import { v2ReadChecks } from './v2-read.ts';
 import { v2WriteChecks } from './v2-writes.ts';
 
@@ -25,6 +26,7 @@ export const ALL_CHECKS: Check[] = [
   ...v1WriteChecks,
   ...v1DataChecks,
   ...v2WriteChecks,
+  ...v2DataChecks,
   ...aiChecks,
   ...permissionChecks,
   ...licenceChecks,

@@ -12,6 +12,7 @@ import { PERMISSION_DEPARTURES } from './permissions.ts';
 import { V1_DEPARTURES } from './v1.ts';
 import { V1_DATA_DEPARTURES } from './v1-data.ts';
 import { V2_DEPARTURES } from './v2.ts';
+import { V2_DATA_DEPARTURES } from './v2-data.ts';
 
 export type { Departure, Variation } from './kit.ts';
 export { VARIATIONS } from './variations.ts';
@@ -20,6 +21,7 @@ export const DEPARTURES: Departure[] = [
   ...V1_DEPARTURES,
   ...V1_DATA_DEPARTURES,
   ...V2_DEPARTURES,
+  ...V2_DATA_DEPARTURES,
   ...AI_DEPARTURES,
   ...PERMISSION_DEPARTURES,
   ...LICENCE_DEPARTURES,
