@@ -48,6 +48,11 @@ export interface ConformanceConfig {
   revokedKey?: string;
   /** Opt-in (`--probe-limits`): provoke the rate limit, the failed-login limit and a key's AI quota. */
   probeLimits?: boolean;
+  /**
+   * Opt-in (`--upload-dir DIR`): a directory this machine writes and the tool server reads (its
+   * `--upload-root`), for upload_source_material's file path.
+   */
+  uploadDir?: string;
 }
 
 /** The licence states a `--tenant-key` stands for (seed 000, Tenant restrictions, Authentication 4). */
@@ -60,12 +65,14 @@ export type LicenceState = (typeof LICENCE_STATES)[number];
  * that count against the daily AI quota (seed 000, Limits: 5 per key, 50 per tenant).
  */
 export const BUDGET = {
-  failedLogins: 2,
+  failedLogins: 3,
   /** Per key: under the seed's 5 a day, so the limit probe of a key can still reach it. */
   aiCallsPerKey: 3,
   /** With --probe-limits: wrong keys sent to reach the failed-login limit, requests to reach the rate limit. */
   failedLoginProbe: 100,
   rateLimitProbe: 2000,
+  /** With --revoked-key: the requests sent with it, on top of `failedLogins` (capabilities, one tool's backend). */
+  revokedKeyRequests: 2,
 } as const;
 
 /** What a run spent of the deployment's patience; the reports print it. */
@@ -371,7 +378,7 @@ export class Context {
   /** AI calls a key may still make in this run; the quota probe lifts it for its own key. */
   private readonly aiAllowance = new Map<string, number>();
   private readonly memo = new Map<string, Promise<unknown>>();
-  private readonly cleanups: (() => Promise<Exchange>)[] = [];
+  private readonly cleanups: (() => Promise<Exchange | undefined>)[] = [];
   /** A prefix unique to this run, for the names of the fixtures it creates. */
   readonly runId = `lmskit${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
 
@@ -412,10 +419,18 @@ export class Context {
     this.aiAllowance.set(key, calls);
   }
 
-  /** Counts a request with a wrong key against the run's budget; past it the check cannot run. */
-  spendFailedLogin(): void {
-    if (this.spent.failedLogins >= BUDGET.failedLogins)
-      throw new Incomplete(`the run's budget of ${BUDGET.failedLogins} failed logins is spent`);
+  /** The run's budget of failed logins: `BUDGET.failedLogins`, and the revoked key's requests when one is given. */
+  get failedLoginBudget(): number {
+    return BUDGET.failedLogins + (this.config.revokedKey ? BUDGET.revokedKeyRequests : 0);
+  }
+
+  /**
+   * Counts a request with a wrong key against the run's budget (or against `budget`: the failed-login
+   * probe of --probe-limits has its own); past it the check cannot run.
+   */
+  spendFailedLogin(budget = this.failedLoginBudget): void {
+    if (this.spent.failedLogins >= budget)
+      throw new Incomplete(`the run's budget of ${budget} failed logins is spent`);
     this.spent.failedLogins++;
   }
 
@@ -500,7 +515,7 @@ export class Context {
   }
 
   /** Registers how to remove or neutralise a fixture; run after all checks, newest first. */
-  cleanup(action: () => Promise<Exchange>): void {
+  cleanup(action: () => Promise<Exchange | undefined>): void {
     this.cleanups.push(action);
   }
 
@@ -509,7 +524,7 @@ export class Context {
     for (const action of this.cleanups.reverse()) {
       try {
         const e = await action();
-        if (e.status >= 300)
+        if (e && e.status >= 300)
           problems.push(`a fixture was left behind: ${e.method} ${e.url} answered ${e.status}`);
       } catch (error) {
         problems.push((error as Error).message);

@@ -51,7 +51,7 @@ const cell = (s: string) => s.replaceAll('|', '\\|').replaceAll('\n', ' ');
 export function coverageMarkdown(checks: Check[]): string {
   const levels = new Map(checks.map((c) => [c.id, c.level]));
   const entries = ruleCatalogue(checks);
-  const checked = entries.filter((e) => e.checks.length).length;
+  const checked = entries.filter((e) => e.checks.some((id) => levels.get(id) === 'MUST')).length;
   const rows = entries.map((e) => {
     const must = compact(e.checks.filter((id) => levels.get(id) === 'MUST'));
     const should = compact(e.checks.filter((id) => levels.get(id) === 'SHOULD'));
@@ -63,7 +63,7 @@ export function coverageMarkdown(checks: Check[]): string {
     return `| \`${e.id}\` | ${cell(e.section)} | ${cell(e.quote)} | ${cell(by.join(', '))} |`;
   });
   return [
-    `${entries.length} rules, ${checked} checked (${Math.floor((checked / entries.length) * 1000) / 10} %), ${entries.length - checked} not checkable from outside, each with the reason.`,
+    `${entries.length} rules: ${checked} judged by MUST checks (${Math.floor((checked / entries.length) * 1000) / 10} %), ${entries.length - checked} that no check from outside can judge, each with the reason.`,
     '',
     '| rule | seed section | the seed says | checked by |',
     '|---|---|---|---|',

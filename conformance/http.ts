@@ -140,13 +140,15 @@ export class HttpClient {
         text,
         body: parsed,
       };
-      if (response.status !== 429 || !waitOut429) return exchange;
+      if (response.status !== 429) return exchange;
       const asked = retryAfterOf(response.headers, text);
       const waitMs = (asked ?? 2 ** attempt) * 1000;
       if ((parsed as { code?: string } | undefined)?.code === 'MCP_AUTH_RATE_LIMITED' && asked) {
-        // Seed 000: the failed-authentication limit is per IP, so every request from here is refused.
+        // Seed 000: the failed-authentication limit is per IP, so every request from here is refused
+        // (also after the probe of that limit, which sees its 429 itself).
         this.blockedUntil.set(apiOfUrl(url), { at: Date.now() + waitMs, exchange });
       }
+      if (!waitOut429) return exchange;
       if (attempt >= (this.options.maxRetries ?? 3) || waitMs > (this.options.maxWaitMs ?? 60_000))
         throw new Blocked(exchange, asked);
       await new Promise((r) => setTimeout(r, waitMs));

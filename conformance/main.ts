@@ -31,7 +31,7 @@ const HELP = `usage: lmskit conformance --base-url URL [options]
   --role-alias ROLE     role alias of the users the suite creates (default: learner)
   --report SPEC         junit=FILE,json=FILE,html=FILE
   --config FILE         JSON file with any of: baseUrl, apiKey, mcpKeys, mcpUrl, allowWrites, only, skip, rate,
-                        expertUserId, roleAlias, roleKeys, chainId, tenantKeys, revokedKey, probeLimits, report
+                        expertUserId, roleAlias, roleKeys, chainId, tenantKeys, revokedKey, probeLimits, uploadDir, report
   --list                list the checks with their level and seed rules, and exit
   --rules               print the seed rules and the checks that cover each, and exit
   --format FORMAT       for --rules: markdown (default) or json
@@ -40,9 +40,11 @@ opt-in (not given, these checks are listed as not opted in; the run can still pa
   --tenant-key STATE=KEY  a key of a tenant whose licence is STATE: read, none or no-ai (mcpAiAccess
                         false); repeat                                       LMSKIT_TENANT_KEYS (STATE=KEY,...)
   --revoked-key KEY     a revoked MCP key (401)
-  --probe-limits        provoke the limits: spends up to 2000 requests of one key's rate limit, up to 100
-                        failed logins from this address (its lockout ends the run's v2 checks), and the
-                        author key's AI calls of the day
+  --upload-dir DIR      a directory this machine writes and the tool server reads (its --upload-root), for
+                        upload_source_material's file path
+  --probe-limits        provoke the limits: up to 2000 requests of the read-only key's rate limit, the
+                        read + write key's AI calls of the day (up to the quota of 5), and last up to 100
+                        failed logins from this address (its lockout ends the run's requests to /api/v2)
 
 exit code: 0 every MUST ran and passed · 1 a MUST failed · 3 incomplete (a MUST was skipped or could not be judged) · 2 usage error
 `;
@@ -63,6 +65,7 @@ const values = parseCommandLine(
     'tenant-key': { type: 'string', multiple: true },
     'revoked-key': { type: 'string' },
     'probe-limits': { type: 'boolean' },
+    'upload-dir': { type: 'string' },
     format: { type: 'string' },
     'role-alias': { type: 'string' },
     report: { type: 'string' },
@@ -143,6 +146,7 @@ const config: ConformanceConfig = {
   ...(chain !== undefined ? { chainId: Number(chain) } : {}),
   revokedKey: values['revoked-key'] ?? file.revokedKey,
   probeLimits: values['probe-limits'] ?? file.probeLimits ?? false,
+  uploadDir: values['upload-dir'] ?? file.uploadDir,
 };
 if (!config.baseUrl) usageError('lmskit conformance: --base-url is required', HELP);
 

@@ -45,6 +45,7 @@ function optInMissing(check: Check, ctx: Context): string | null {
     return `--tenant-key ${needs.tenantKey}=KEY`;
   if (needs.revokedKey && !ctx.config.revokedKey) return '--revoked-key KEY';
   if (needs.probeLimits && !ctx.config.probeLimits) return '--probe-limits';
+  if (needs.uploadDir && !ctx.config.uploadDir) return '--upload-dir DIR';
   return null;
 }
 

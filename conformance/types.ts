@@ -53,6 +53,8 @@ export interface Needs {
   tenantKey?: import('./context.ts').LicenceState;
   revokedKey?: boolean;
   probeLimits?: boolean;
+  /** A directory shared with the tool server (`--upload-dir`). */
+  uploadDir?: boolean;
 }
 
 export interface Check {

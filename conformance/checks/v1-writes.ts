@@ -4,96 +4,23 @@
 // Fixtures are named after the run and neutralised afterwards: users banned, groups renamed;
 // attribute definitions, which v1 cannot delete, are left invisible.
 import { type Context, evidenceOf, fail, pass } from '../context.ts';
-import type { Exchange } from '../http.ts';
 import { Departure } from '../outcomes.ts';
-import type { Check, Verdict } from '../types.ts';
+import type { Check } from '../types.ts';
 import { contractCheck, judge, v1CourseId, v2User } from './helpers.ts';
+import {
+  createGroup,
+  createUser,
+  definition,
+  email,
+  firstOf,
+  fixtureGroup,
+  fixtureUser,
+  upsert,
+  withUser,
+} from './v1-fixtures.ts';
 
 const needs = { apiKey: true, writes: true };
 const area = (a: string) => `v1.${a}`;
-
-const email = (ctx: Context, tag: string) => `${ctx.runId}-${tag}@example.invalid`;
-const PASSWORD = 'Conformance-123';
-/** The role of the users the suite creates: `learner` unless the configuration names another. */
-const roleOf = (ctx: Context) => ctx.config.roleAlias ?? 'learner';
-
-/** Creates a user for the run (banned afterwards); a refusal is a departure of POST /users. */
-async function createUser(ctx: Context, tag: string, extra: Record<string, unknown> = {}) {
-  const e = await ctx.v1.call('createUser', {
-    headers: ctx.v1Headers(),
-    body: {
-      name: `lmskit ${tag}`,
-      email: email(ctx, tag),
-      password: PASSWORD,
-      roleAlias: roleOf(ctx),
-      ...extra,
-    },
-  });
-  const id = (e.body as { id?: string })?.id;
-  if (e.status < 300 && id)
-    ctx.cleanup(() => ctx.v1.call('blockUser', { headers: ctx.v1Headers(), body: { id } }));
-  return { e, id };
-}
-
-/** The run's user, shared by the checks that read and change it. */
-const fixtureUser = (ctx: Context) => ctx.once('v1.fixtureUser', () => createUser(ctx, 'user'));
-
-async function withUser(ctx: Context, then: (id: string) => Promise<Verdict>): Promise<Verdict> {
-  const { id, e } = await fixtureUser(ctx);
-  if (!id)
-    throw new Departure(
-      `the fixture user could not be created (role alias "${roleOf(ctx)}"; set --role-alias if the deployment names its roles otherwise)`,
-      evidenceOf(e, '201 with the user'),
-    );
-  return then(id);
-}
-
-/** A group made for the run (renamed afterwards). */
-async function createGroup(ctx: Context, tag: string, extra: Record<string, unknown> = {}) {
-  const e = await ctx.v1.call('createGroup', {
-    headers: ctx.v1Headers(),
-    body: { name: `lmskit ${ctx.runId} ${tag}`, ...extra },
-  });
-  const id = (e.body as { id?: number })?.id;
-  if (id !== undefined && e.status < 300)
-    ctx.cleanup(() =>
-      ctx.v1.call('updateGroup', {
-        params: { groupId: id },
-        headers: ctx.v1Headers(),
-        body: { name: `lmskit removed ${ctx.runId}`, parentId: null },
-      }),
-    );
-  if (id === undefined)
-    throw new Departure('a group could not be created', evidenceOf(e, '201 with the group'));
-  return { e, id };
-}
-
-const fixtureGroup = (ctx: Context) => ctx.once('v1.fixtureGroup', () => createGroup(ctx, 'group'));
-
-/** An attribute definition for the run: invisible, not required, positioned last. */
-const definition = (ctx: Context, tag: string, extra: Record<string, unknown> = {}) => ({
-  name: `lmskit ${ctx.runId} ${tag}`,
-  position: 999,
-  isRequired: false,
-  isVisible: false,
-  ...extra,
-});
-
-/** Untyped: the checks send attribute bodies the contract refuses, too. */
-const upsert = (ctx: Context, scope: 'users' | 'groups', body: unknown) =>
-  ctx.v1.callRaw(scope === 'users' ? 'createUserAttributes' : 'createGroupAttributes', {
-    headers: ctx.v1Headers(),
-    body,
-  });
-
-type Attribute = {
-  id: number;
-  name: string;
-  type: number;
-  apiId: string;
-  extraData: { value: string }[] | null;
-};
-const firstOf = (e: Exchange) => (e.body as Attribute[] | undefined)?.[0];
 
 /** Seed 001: attribute validation answers 400 with the error keyed `attributes[0].<field>`. */
 function attributeRefused(

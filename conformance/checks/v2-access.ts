@@ -15,11 +15,12 @@ const AI_TOOLS = TOOLS.filter((t) => t['x-licence'].mcpAiAccess).map((t) => t.na
 const ABSENT = absentToolNames();
 const needs = { mcpScope: 'read' as const };
 
+/** Every accepted key, those of other roles (`--role-key`) too. */
 const eachKey = (ctx: Context, check: (k: KeyInfo) => string | null): Verdict => {
   if (!ctx.keys.length) throw new Incomplete('no MCP key was accepted');
-  const problems = ctx.keys.flatMap((k) => {
+  const problems = ctx.allKeys().flatMap((k) => {
     const p = check(k);
-    return p ? [`key …${k.key.slice(-4)}: ${p}`] : [];
+    return p ? [`${k.role ? `the ${k.role} key` : `key …${k.key.slice(-4)}`}: ${p}`] : [];
   });
   return problems.length ? fail(problems.join('; ')) : pass();
 };
@@ -39,7 +40,7 @@ export const v2AccessChecks: Check[] = [
     title: 'GET /api/v2/mcp/capabilities answers tier, scopes, user, tools and resources for every key',
     needs,
     run: async (ctx) => {
-      for (const k of ctx.keys) {
+      for (const k of ctx.allKeys()) {
         const e = await ctx.v2.call('getCapabilities', { headers: { 'x-mcp-key': k.key } });
         const verdict = judge(ctx.v2, 'getCapabilities', e, [200]);
         if (verdict.status !== 'pass') return verdict;
@@ -55,7 +56,7 @@ export const v2AccessChecks: Check[] = [
     title: 'the key owner the capabilities name is that user: get_user gives the same e-mail',
     needs,
     run: async (ctx) => {
-      for (const k of ctx.keys.filter((key) => key.tools.includes('get_user'))) {
+      for (const k of ctx.allKeys().filter((key) => key.tools.includes('get_user'))) {
         const e = await ctx.v2.call('getUser', {
           params: { userId: k.user.id },
           headers: { 'x-mcp-key': k.key },
@@ -148,7 +149,7 @@ export const v2AccessChecks: Check[] = [
       'an operation whose tools a key is not offered, though it has the scope, is refused with 403 (nothing withheld: nothing to refuse)',
     needs,
     run: async (ctx) => {
-      for (const key of ctx.keys) {
+      for (const key of ctx.allKeys()) {
         for (const [operationId, request] of Object.entries(HARMLESS.v2)) {
           const op = ctx.v2.operation(operationId).node;
           const tools = toolsOf(operationId);
@@ -157,7 +158,7 @@ export const v2AccessChecks: Check[] = [
           const e = await ctx.v2.callRaw(operationId, { ...request(ctx), headers: { 'x-mcp-key': key.key } });
           if (e.status !== 403)
             return fail(
-              `key …${key.key.slice(-4)} is not offered ${tools.join(', ')}, yet ${operationId} answered ${e.status}`,
+              `${key.role ? `the ${key.role} key` : `key …${key.key.slice(-4)}`} is not offered ${tools.join(', ')}, yet ${operationId} answered ${e.status}`,
               evidenceOf(e, '403: a tool the key is not offered is not callable through its backend either'),
             );
           const verdict = judge(ctx.v2, operationId, e, [403]);

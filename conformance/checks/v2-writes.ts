@@ -84,7 +84,7 @@ async function statusOf(ctx: Context, userId: number) {
 }
 
 /** An unpublished copy of a course, made once per run; the refinement acts on it, not on real content. */
-const clonedCourse = (ctx: Context) =>
+export const clonedCourse = (ctx: Context) =>
   ctx.once('v2.clonedCourse', async () => {
     const source = await v2CourseId(ctx);
     const e = await ctx.v2.call('cloneCourse', {
@@ -97,13 +97,15 @@ const clonedCourse = (ctx: Context) =>
     return { e, source, id: readAssumed(e, "the copy's id", (b: { id?: number }) => b.id) };
   });
 
-async function pollJob(ctx: Context, jobId: string): Promise<{ status: string; e: Exchange }> {
+/** Polls a generation job until it ends (or 90 s pass); the key is the write key's unless given. */
+export async function pollJob(
+  ctx: Context,
+  jobId: string,
+  headers: Record<string, string> = w(ctx, 'getGenerationJob'),
+): Promise<{ status: string; e: Exchange }> {
   const deadline = Date.now() + 90_000;
   for (;;) {
-    const e = await ctx.v2.call('getGenerationJob', {
-      params: { jobId },
-      headers: w(ctx, 'getGenerationJob'),
-    });
+    const e = await ctx.v2.call('getGenerationJob', { params: { jobId }, headers });
     const verdict = judge(ctx.v2, 'getGenerationJob', e, [200]);
     if (verdict.status !== 'pass')
       throw new Departure(verdict.reason ?? 'reading the job failed', verdict.evidence);
@@ -116,12 +118,63 @@ async function pollJob(ctx: Context, jobId: string): Promise<{ status: string; e
   }
 }
 
-const upload = async (ctx: Context, data: Buffer, name: string, type: string) => {
+/**
+ * Uploads a source file (multipart: the part `file`, and `sessionId` to add it to a session — names
+ * the kit chose; the seed names `sessionId` as the tool's parameter), by default with the write key.
+ */
+export const upload = async (
+  ctx: Context,
+  data: Buffer,
+  name: string,
+  type: string,
+  options: { sessionId?: string; headers?: Record<string, string> } = {},
+) => {
   const form = new FormData();
+  if (options.sessionId !== undefined) form.append('sessionId', options.sessionId);
   form.append('file', new Blob([new Uint8Array(data)], { type }), name);
   // A multipart body: the typed calls know JSON bodies only.
-  return ctx.v2.callRaw('uploadSourceMaterial', { headers: w(ctx, 'uploadSourceMaterial'), body: form });
+  return ctx.v2.callRaw('uploadSourceMaterial', {
+    headers: options.headers ?? w(ctx, 'uploadSourceMaterial'),
+    body: form,
+  });
 };
+
+/** A generation started, and, when it was accepted with a job, how the job ended and its course. */
+export interface Generation {
+  started: Exchange;
+  end?: { status: string; e: Exchange };
+  courseId?: number;
+}
+
+/** Starts a generation and polls its job to the end; judges nothing (the checks do). */
+export async function generate(
+  ctx: Context,
+  body: Record<string, unknown>,
+  headers: Record<string, string> = w(ctx, 'generateCourse'),
+): Promise<Generation> {
+  const started = await ctx.v2.callRaw('generateCourse', { headers, body });
+  const jobId = (started.body as { jobId?: unknown } | undefined)?.jobId;
+  if (started.status >= 300 || typeof jobId !== 'string') return { started };
+  const end = await pollJob(ctx, jobId, headers);
+  const courseId = (end.e.body as { result?: { courseId?: unknown } }).result?.courseId;
+  return {
+    started,
+    end,
+    ...(end.status === 'completed' && typeof courseId === 'number' ? { courseId } : {}),
+  };
+}
+
+/**
+ * The run's generation from a prompt alone, without options, the prompt in German: what the flow
+ * check judges, and the course whose default module count (6) and language (the prompt's) the AI
+ * checks read. One of the write key's AI calls.
+ */
+export const promptGeneration = (ctx: Context) =>
+  ctx.once('v2.ai.promptGeneration', () =>
+    generate(ctx, {
+      prompt: `Erstelle einen kurzen Kurs über Knoten für die Segler und die Kletterer (${ctx.runId})`,
+    }),
+  );
 
 const offered = (ctx: Context, tool: string) => {
   if (!ctx.key('write')?.tools.includes(tool))
@@ -377,16 +430,15 @@ export const v2WriteChecks: Check[] = [
     needs,
     run: async (ctx) => {
       offered(ctx, 'create_course_from_prompt');
-      const started = await ctx.v2.call('generateCourse', {
-        headers: w(ctx, 'generateCourse'),
-        body: { prompt: `Create a short course about knots (${ctx.runId})`, options: { moduleCount: 2 } },
-      });
+      // Without options, from a German prompt: the course is also the one whose defaults the AI
+      // checks read (conformance/checks/ai.ts).
+      const { started, end } = await promptGeneration(ctx);
       const verdict = judge(ctx.v2, 'generateCourse', started, [202]);
       if (verdict.status !== 'pass') return verdict;
-      const { jobId, status } = started.body as { jobId: string; status: string };
+      const { status } = started.body as { jobId: string; status: string };
       if (status !== 'queued')
         return fail(`the new job's status is ${status}`, evidenceOf(started, 'status queued'));
-      const end = await pollJob(ctx, jobId);
+      if (!end) return fail('the answer has no jobId', evidenceOf(started, 'a jobId'));
       const body = end.e.body as { result?: { courseId?: number }; error?: { message?: string } };
       if (end.status === 'completed' && typeof body.result?.courseId === 'number') {
         const course = await ctx.v2.call('getCourse', {

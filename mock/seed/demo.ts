@@ -119,7 +119,17 @@ const TOPICS = [
   'Writing documentation',
 ];
 
-function structure(t: TenantState, topic: string, lessons: number): Course['structure'] {
+/**
+ * Lessons, then one question on the topic: single-choice, or in one course multiple-choice (two
+ * correct answers), so that regenerate_question's refusal of other types (seed 000: "single-choice
+ * questions only") can be seen.
+ */
+function structure(
+  t: TenantState,
+  topic: string,
+  lessons: number,
+  questionType: 'single' | 'multiple' = 'single',
+): Course['structure'] {
   const elements: CourseElement[] = [];
   for (let i = 1; i <= lessons; i++) {
     elements.push({
@@ -132,11 +142,14 @@ function structure(t: TenantState, topic: string, lessons: number): Course['stru
   elements.push({
     id: t.nextId('element'),
     type: 'question',
-    title: `Check: ${topic}`,
-    questionType: 'single',
+    title:
+      questionType === 'single' ? `Check: ${topic}` : `Check: ${topic} (choose every answer that applies)`,
+    questionType,
     options: [
       { text: 'The approach the course recommends', isCorrect: true },
-      { text: 'Whatever is fastest', isCorrect: false },
+      questionType === 'single'
+        ? { text: 'Whatever is fastest', isCorrect: false }
+        : { text: 'Asking a colleague to review it', isCorrect: true },
       { text: 'Ask nobody', isCorrect: false },
     ],
   });
@@ -331,7 +344,7 @@ export function demoTenant(): TenantData {
         certificateValidDays: i % 6 === 0 ? 365 : null,
         passingScore: 60,
       },
-      structure: structure(t, topic, 2 + (i % 3)),
+      structure: structure(t, topic, 2 + (i % 3), i === TOPICS.length - 1 ? 'multiple' : 'single'),
       experts: [],
     };
     t.addCourse(course);

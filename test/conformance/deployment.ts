@@ -2,6 +2,7 @@
 // (docs/conformance.md, "Run it"): keys of the three other roles, a chain the admin owns, tenants in
 // the other licence states with a key each, and a revoked key. Minted through the admin API, so the
 // suite's tests and the guide's example show the same steps.
+import { tmpdir } from 'node:os';
 import type { ConformanceConfig } from '../../conformance/context.ts';
 import { DEMO_SITE_API_KEY, type Harness, READ_KEY, WRITE_KEY } from '../mock/harness.ts';
 
@@ -69,6 +70,7 @@ export const completeConfig = (
   tenantKeys: { ...keys.tenants },
   revokedKey: keys.revoked,
   probeLimits: true,
+  uploadDir: tmpdir(),
   allowWrites: true,
   expertUserId: 'otto',
   pollIntervalMs: 10,

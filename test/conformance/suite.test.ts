@@ -134,6 +134,11 @@ describe('the suite against the mock, with every kind of key, writes, the expert
     expect(report.spent.rateLimitRequests).toBeGreaterThan(0);
     expect(report.spent.rateLimitRequests).toBeLessThanOrEqual(BUDGET.rateLimitProbe);
     expect(summary(report)).toMatch(/spent: \d+ failed logins, \d+ AI calls \(\d+ by …\w{4}/);
+    expect(summary(report)).toMatch(/\d+ requests to reach the rate limit/);
+    // The failed-login probe (--probe-limits) has a budget of its own, on top of the run's.
+    expect(report.spent.failedLogins).toBeLessThanOrEqual(
+      BUDGET.failedLogins + BUDGET.revokedKeyRequests + BUDGET.failedLoginProbe,
+    );
   });
 
   it('writes JUnit a CI understands and an HTML report with the verdict first', () => {
@@ -148,25 +153,27 @@ describe('the suite against the mock, with every kind of key, writes, the expert
 describe('every rule of the catalogue is checked, or says why no check can judge it', () => {
   const entries = ruleCatalogue(ALL_CHECKS);
 
-  it('the catalogue holds at least 250 rules of both seeds and the tool server, at least 93 % with a check', () => {
+  const levels = new Map(ALL_CHECKS.map((c) => [c.id, c.level]));
+  const mustChecks = (e: (typeof entries)[number]) => e.checks.filter((id) => levels.get(id) === 'MUST');
+
+  it('the catalogue holds at least 250 rules of both seeds and the tool server, at least 93 % judged by a MUST check', () => {
     expect(entries.length).toBeGreaterThanOrEqual(250);
     expect(entries.filter((e) => e.seed === '000').length).toBeGreaterThanOrEqual(100);
     expect(entries.filter((e) => e.seed === '001').length).toBeGreaterThanOrEqual(100);
-    expect(entries.filter((e) => e.checks.length).length / entries.length).toBeGreaterThanOrEqual(0.93);
+    expect(entries.filter((e) => mustChecks(e).length).length / entries.length).toBeGreaterThanOrEqual(0.93);
   });
 
+  // A rule is judged by a MUST, or says why none can judge it; a SHOULD may try the kit's reading of
+  // what the seed does not show (a wire name, a path) beside that reason.
   it.each(entries.map((e) => [e.id, e] as const))('%s', (_id, e) => {
-    expect(e.checks.length > 0 || Boolean(e.reason), `no check covers ${e.id} and no reason is given`).toBe(
+    const must = mustChecks(e);
+    expect(must.length > 0 || Boolean(e.reason), `no MUST check covers ${e.id} and no reason is given`).toBe(
       true,
     );
     expect(
-      e.checks.length > 0 && Boolean(e.reason),
-      `${e.id} is checked by ${e.checks.join(', ')} yet gives a reason`,
+      must.length > 0 && Boolean(e.reason),
+      `${e.id} is checked by ${must.join(', ')} yet gives a reason`,
     ).toBe(false);
-    if (e.checks.length) {
-      const must = ALL_CHECKS.filter((c) => c.rules.includes(e.id) && c.level === 'MUST');
-      expect(must.length, `${e.id}: a seed rule is covered by a MUST`).toBeGreaterThan(0);
-    }
   });
 
   it('every check names rules that exist; every SHOULD says what the kit assumed', () => {
@@ -270,7 +277,9 @@ describe("the deployment's limits", () => {
           config({ baseUrl: defaults.base, mcpUrl: undefined, allowWrites: false }),
         );
         expect(report.results.filter((r) => r.retryAfter !== undefined)).toEqual([]);
-        expect(report.spent.failedLogins).toBe(BUDGET.failedLogins);
+        // Without role keys and writes the banned-owner check (one of the budget's 401s) does not run.
+        expect(report.spent.failedLogins).toBeGreaterThan(0);
+        expect(report.spent.failedLogins).toBeLessThanOrEqual(BUDGET.failedLogins);
       }
     } finally {
       await defaults.close();

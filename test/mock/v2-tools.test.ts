@@ -964,6 +964,21 @@ describe('AI tools (seed 000, AI tools; Generation job)', () => {
     );
   });
 
+  it('regenerate_question: the demo has a multiple-choice question (course 48), and it is refused 422 and left as it was', async () => {
+    // Seed 000, regenerate_question: "single-choice questions only" — seen from outside on the demo.
+    const key = await keyOf(1);
+    const before = await structureOf(48);
+    const question = before.elements.find((e: any) => e.type === 'question');
+    expect(question).toMatchObject({ questionType: 'multiple' });
+    expect(question.options.filter((o: any) => o.isCorrect)).toHaveLength(2);
+    expectError(
+      await h.v2(`/ai/questions/${question.id}/regenerate`, { method: 'POST', json: {}, key }),
+      422,
+      'QUESTION_NOT_SINGLE_CHOICE',
+    );
+    expect(await structureOf(48)).toEqual(before);
+  });
+
   it('regenerate_lesson: answers a brief (topic, title, description, keyPoints, targetAudience) and leaves the lesson untouched', async () => {
     const key = await keyOf(1);
     const before = await structureOf(5);

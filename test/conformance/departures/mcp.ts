@@ -1,6 +1,6 @@
 // Departures of the MCP tool server (seed 000 and the MCP specification).
 import type { Departure, Json } from './kit.ts';
-import { ABSENT, fake, keyOf, onRequest, onRpc, READ_KEY } from './kit.ts';
+import { ABSENT, fake, keyOf, onRequest, onRpc, READ_KEY, V2 } from './kit.ts';
 
 export const MCP_DEPARTURES: Departure[] = [
   // --- The tool server (seed 000 and the MCP specification) ---
@@ -104,6 +104,42 @@ export const MCP_DEPARTURES: Departure[] = [
           };
         },
       },
+    ],
+  },
+  {
+    name: "get_audit_log's limit allowed up to 500",
+    seed: '000 Limits: "get_audit_log limit | default 50, maximum 250"',
+    catches: 'mcp.tools.audit-log.limit',
+    rewrites: () => [
+      onRpc('tools/list', (r) => {
+        const limit = r.tools.find((t: Json) => t.name === 'get_audit_log')?.inputSchema.properties.limit;
+        if (limit) limit.maximum = 500;
+      }),
+    ],
+  },
+  {
+    name: "get_audit_log's offset not passed to the backend",
+    seed: '000 Read tools > get_audit_log: "`<offset>` integer optional"',
+    catches: 'mcp.tools.audit-log.offset',
+    rewrites: () => [
+      onRequest('GET', `${V2}/audit`, (req) => {
+        req.query.delete('offset');
+      }),
+    ],
+  },
+  {
+    name: 'upload_source_material answers for another file',
+    seed: '000 AI tools > upload_source_material: "`<absolute local file path>` string required"',
+    catches: 'mcp.tools.upload.file-path',
+    rewrites: () => [
+      onRpc(
+        'tools/call',
+        (r) => {
+          r.structuredContent = { sessionId: 's1', filename: 'other.pdf', chunkCount: 1, message: 'ok' };
+          r.content = [{ type: 'text', text: JSON.stringify(r.structuredContent) }];
+        },
+        'upload_source_material',
+      ),
     ],
   },
 ];

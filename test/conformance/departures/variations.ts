@@ -239,4 +239,67 @@ export const VARIATIONS: Variation[] = [
       }),
     ],
   },
+  // --- v1 assignments (v1-data) ---
+  {
+    name: 'assignments show assignAt as startsAt, assignedAt the moment of assigning',
+    choice:
+      'the field an assignment shows its assignAt in is not shown; the kit shows it as assignedAt, this deployment as startsAt beside assignedAt',
+    noticedBy: 'v1.assignments.assign-at.assumed',
+    rewrites: () => {
+      const apart = (b: Json) => {
+        for (const a of b.assignments ?? [])
+          if (typeof a.assignedAt === 'number') {
+            a.startsAt = a.assignedAt;
+            a.assignedAt -= 3600;
+          }
+      };
+      return [
+        onAnswer('GET', /^\/openapi\/v1\/users\/[^/]+\/assignments$/, apart),
+        onAnswer('GET', /^\/openapi\/v1\/courses\/\d+\/assignments\/users$/, apart),
+      ];
+    },
+  },
+  {
+    name: 'assignments leave out startedAt and finishedAt until they happen',
+    choice:
+      'what a timestamp of an assignment shows before it happens is not shown; the kit sends null, this deployment leaves the field out',
+    noticedBy: 'v1.assignments.timestamps.assumed',
+    rewrites: () => {
+      const leaveOut = (b: Json) => {
+        for (const a of b.assignments ?? [])
+          for (const k of ['startedAt', 'finishedAt']) if (a[k] === null) delete a[k];
+      };
+      return [
+        onAnswer('GET', /^\/openapi\/v1\/users\/[^/]+\/assignments$/, leaveOut),
+        onAnswer('GET', /^\/openapi\/v1\/courses\/\d+\/assignments\/users$/, leaveOut),
+      ];
+    },
+  },
+  {
+    name: 'find_course and list_certificates name their content otherwise, with ISO dates',
+    choice:
+      'seed 000 states the content (courses with id, name, status, annotation; certificates with issue and expiry dates), not the field names or the time format; the kit chose `status`, `annotation`, `issuedAt`, `expiresAt` in Unix seconds',
+    noticedBy: 'v2.courses.search.contract.assumed',
+    rewrites: () => {
+      const isoOf = (t: number | null) => (t === null ? null : new Date(t * 1000).toISOString());
+      return [
+        onAnswer('GET', `${V2}/courses`, (b: Json) => {
+          for (const c of b.courses ?? []) {
+            c.published = c.status === 'published';
+            c.summary = c.annotation;
+            delete c.status;
+            delete c.annotation;
+          }
+        }),
+        onAnswer('GET', /^\/api\/v2\/users\/\d+\/certificates$/, (b: Json) => {
+          for (const c of b.certificates ?? []) {
+            c.issued = isoOf(c.issuedAt);
+            c.validUntil = isoOf(c.expiresAt);
+            delete c.issuedAt;
+            delete c.expiresAt;
+          }
+        }),
+      ];
+    },
+  },
 ];
