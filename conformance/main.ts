@@ -39,14 +39,19 @@ const HELP = `usage: lmskit conformance --base-url URL [options]
 opt-in (not given, these checks are listed as not opted in; the run can still pass):
   --tenant-key STATE=KEY  a key of a tenant whose licence is STATE: read, none or no-ai (mcpAiAccess
                         false); repeat                                       LMSKIT_TENANT_KEYS (STATE=KEY,...)
-  --revoked-key KEY     a revoked MCP key (401)
+  --revoked-key KEY     a revoked MCP key, best one of the --mcp-key owner's: 401, the others still work
+                        (2 more failed logins)
   --upload-dir DIR      a directory this machine writes and the tool server reads (its --upload-root), for
                         upload_source_material's file path
   --probe-limits        provoke the limits: up to 2000 requests of the read-only key's rate limit, the
                         read + write key's AI calls of the day (up to the quota of 5), and last up to 100
                         failed logins from this address (its lockout ends the run's requests to /api/v2)
 
-exit code: 0 every MUST ran and passed · 1 a MUST failed · 3 incomplete (a MUST was skipped or could not be judged) · 2 usage error
+A run that can pass needs --api-key, a read-only and a read + write --mcp-key of an administrator, --role-key
+for manager, author and learner, --chain, --mcp-url, --allow-writes and --expert-user (docs/conformance.md).
+
+exit code: 0 every MUST ran and passed (but those not opted in) · 1 a MUST failed · 3 incomplete (a MUST was
+skipped or could not be judged) · 2 usage error
 `;
 
 const values = parseCommandLine(
