@@ -1,6 +1,7 @@
 // The conformance suite's vocabulary. A check is a small named unit with one signature: it gets the
 // context, and answers a verdict with evidence. It names the seed rules it covers (ids of the
-// contracts' `x-seed-rules`), so a reader can trace every verdict to a sentence of a seed.
+// rule catalogue, docs/requirements/rules.yaml), so a reader can trace every verdict to a sentence of
+// a seed.
 
 /** MUST: what a seed documents. SHOULD: what the kit assumed where a seed says "not shown". */
 export type Level = 'MUST' | 'SHOULD';
@@ -63,7 +64,7 @@ export interface Check {
   /** The area it is reported under, e.g. `v1.users`. */
   area: string;
   level: Level;
-  /** Ids of the seed rules it covers (`x-seed-rules` of openapi/v1, openapi/v2, mcp-schema/index.json). */
+  /** Ids of the seed rules it covers (docs/requirements/rules.yaml). */
   rules: string[];
   /** For a SHOULD: the choice the kit made where the seed says "not shown". */
   assumption?: string;

@@ -2,8 +2,11 @@
 // (docs/conformance.md, "Run it"): keys of the three other roles, a chain the admin owns, tenants in
 // the other licence states with a key each, and a revoked key. Minted through the admin API, so the
 // suite's tests and the guide's example show the same steps.
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import type { ConformanceConfig } from '../../conformance/context.ts';
+import { createHttpApp, type HttpOptions } from '../../mcp-server/http.ts';
+import { ToolRunner } from '../../mcp-server/tools.ts';
 import { DEMO_SITE_API_KEY, type Harness, READ_KEY, WRITE_KEY } from '../mock/harness.ts';
 
 /** The demo users whose keys stand for each role (mock/seed/demo.ts). */
@@ -76,3 +79,31 @@ export const completeConfig = (
   pollIntervalMs: 10,
   ...over,
 });
+
+/**
+ * The kit's MCP tool server over HTTP in front of `baseUrl` (the mock, or the fault proxy before it),
+ * reading uploads from the directory `completeConfig` names as `--upload-dir`. Its URL, and how to
+ * stop it.
+ */
+export async function startToolServer(
+  baseUrl: string,
+  options: Partial<HttpOptions> = {},
+): Promise<{ url: string; close: () => void }> {
+  const app = createHttpApp({
+    baseUrl,
+    runner: new ToolRunner(),
+    version: 'test',
+    host: '127.0.0.1',
+    uploadRoot: tmpdir(),
+    ...options,
+  });
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => {
+      server.closeAllConnections();
+      server.close();
+    },
+  };
+}

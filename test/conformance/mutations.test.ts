@@ -1,19 +1,16 @@
 // The conformance suite proven against departures it was not written around: the real mock behind a
 // fault-injecting proxy (./proxy.ts, which says why a proxy and not the mock's own faults), with an
-// MCP tool server that calls the backend through the same proxy. Each departure of ./departures.ts
+// MCP tool server that calls the backend through the same proxy. Each departure of ./departures/
 // must fail the MUST check named for it — run alone, as it runs in the full suite, since checks find
 // their own fixtures — and each legitimate variation must leave every MUST of a full run passing,
 // while the SHOULD named for it reports the kit's choice.
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_CHECKS } from '../../conformance/checks/index.ts';
 import type { ConformanceConfig } from '../../conformance/context.ts';
 import { outcomeOf, type RunReport, runChecks } from '../../conformance/runner.ts';
-import { createHttpApp } from '../../mcp-server/http.ts';
-import { ToolRunner } from '../../mcp-server/tools.ts';
 import { type Harness, startHarness } from '../mock/harness.ts';
 import { DEPARTURES, VARIATIONS } from './departures/index.ts';
-import { completeConfig, type DeploymentKeys, prepareDeployment } from './deployment.ts';
+import { completeConfig, type DeploymentKeys, prepareDeployment, startToolServer } from './deployment.ts';
 import { type FaultProxy, startProxy } from './proxy.ts';
 
 let h: Harness;
@@ -22,21 +19,11 @@ let proxy: FaultProxy;
 const toolServers: { viaProxy: string; direct: string } = { viaProxy: '', direct: '' };
 const closers: (() => void)[] = [];
 
-async function startToolServer(baseUrl: string): Promise<string> {
-  const app = createHttpApp({
-    baseUrl,
-    runner: new ToolRunner(),
-    version: 'test',
-    host: '127.0.0.1',
-    toolListTtlMs: 0,
-  });
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise((r) => server.once('listening', r));
-  closers.push(() => {
-    server.closeAllConnections();
-    server.close();
-  });
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+/** A tool server that reads each key's tool list anew (a departure may change it between runs). */
+async function toolServer(baseUrl: string): Promise<string> {
+  const { url, close } = await startToolServer(baseUrl, { toolListTtlMs: 0 });
+  closers.push(close);
+  return url;
 }
 
 beforeAll(async () => {
@@ -44,8 +31,8 @@ beforeAll(async () => {
   // enough that the rest of a run never meets them. A reset forgets the counters.
   h = await startHarness('demo', { requestsPerMinute: 600, failedAuthMax: 20 });
   proxy = await startProxy(h.base);
-  toolServers.viaProxy = await startToolServer(proxy.url);
-  toolServers.direct = await startToolServer(h.base);
+  toolServers.viaProxy = await toolServer(proxy.url);
+  toolServers.direct = await toolServer(h.base);
 });
 afterAll(async () => {
   for (const close of closers) close();

@@ -5,7 +5,6 @@
 // mutations.test.ts.
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_CHECKS } from '../../conformance/checks/index.ts';
@@ -19,10 +18,8 @@ import { EXIT_CODES, exitCode, outcomeOf, type RunReport, runChecks } from '../.
 import type { Result } from '../../conformance/types.ts';
 import { unprobedResponse } from '../../conformance/unprobed.ts';
 import { ROOT } from '../../lib/paths.ts';
-import { createHttpApp } from '../../mcp-server/http.ts';
-import { ToolRunner } from '../../mcp-server/tools.ts';
 import { DEMO_SITE_API_KEY, type Harness, READ_KEY, startHarness, WRITE_KEY } from '../mock/harness.ts';
-import { completeConfig, type DeploymentKeys, prepareDeployment } from './deployment.ts';
+import { completeConfig, type DeploymentKeys, prepareDeployment, startToolServer } from './deployment.ts';
 
 let h: Harness;
 let mcpUrl = '';
@@ -31,19 +28,9 @@ let closeMcp: () => void;
 beforeAll(async () => {
   // The mock's limits on, for the limit probes of the complete run; a reset forgets their counters.
   h = await startHarness('demo', { requestsPerMinute: 600, failedAuthMax: 20 });
-  const app = createHttpApp({
-    baseUrl: h.base,
-    runner: new ToolRunner(),
-    version: 'test',
-    host: '127.0.0.1',
-  });
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise((r) => server.once('listening', r));
-  mcpUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
-  closeMcp = () => {
-    server.closeAllConnections();
-    server.close();
-  };
+  const toolServer = await startToolServer(h.base);
+  mcpUrl = `${toolServer.url}/mcp`;
+  closeMcp = toolServer.close;
 });
 afterAll(async () => {
   closeMcp();

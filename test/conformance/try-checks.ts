@@ -2,15 +2,12 @@
 // runs the checks matching the pattern against a fresh, fully prepared demo mock (./deployment.ts)
 // and its tool server, and prints the terminal report. Add `--via-proxy NAME` to run them through
 // the fault proxy with the departure of that name (./departures/index.ts).
-import type { AddressInfo } from 'node:net';
 import { ALL_CHECKS } from '../../conformance/checks/index.ts';
 import { summary } from '../../conformance/reporters/terminal.ts';
 import { runChecks } from '../../conformance/runner.ts';
-import { createHttpApp } from '../../mcp-server/http.ts';
-import { ToolRunner } from '../../mcp-server/tools.ts';
 import { startHarness } from '../mock/harness.ts';
 import { DEPARTURES } from './departures/index.ts';
-import { completeConfig, prepareDeployment } from './deployment.ts';
+import { completeConfig, prepareDeployment, startToolServer } from './deployment.ts';
 import { startProxy } from './proxy.ts';
 
 const [only, flag, name] = process.argv.slice(2);
@@ -19,30 +16,20 @@ const departure = flag === '--via-proxy' ? DEPARTURES.find((d) => d.name === nam
 if (flag === '--via-proxy' && !departure) throw new Error(`no departure named ${name}`);
 const proxy = departure ? await startProxy(h.base) : undefined;
 const base = proxy?.url ?? h.base;
-const app = createHttpApp({
-  baseUrl: base,
-  runner: new ToolRunner(),
-  version: 'dev',
-  host: '127.0.0.1',
-  toolListTtlMs: 0,
-});
-const server = app.listen(0, '127.0.0.1');
-await new Promise((r) => server.once('listening', r));
-const toolServer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+const toolServer = await startToolServer(base, { version: 'dev', toolListTtlMs: 0 });
 const keys = await prepareDeployment(h);
 if (proxy && departure) {
-  proxy.toolServer = toolServer;
+  proxy.toolServer = toolServer.url;
   proxy.rewrites = departure.rewrites(keys);
 }
 const report = await runChecks(
   ALL_CHECKS,
-  completeConfig(base, keys, { mcpUrl: `${proxy ? base : toolServer}/mcp`, ...(only ? { only } : {}) }),
+  completeConfig(base, keys, { mcpUrl: `${proxy ? base : toolServer.url}/mcp`, ...(only ? { only } : {}) }),
   (r) =>
     r.status !== 'skip' &&
     console.log(`${r.status.padEnd(10)} ${r.level.padEnd(6)} ${r.id}${r.reason ? ` — ${r.reason}` : ''}`),
 );
 console.log(summary(report));
-server.closeAllConnections();
-server.close();
+toolServer.close();
 await proxy?.close();
 await h.close();

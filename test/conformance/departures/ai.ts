@@ -1,7 +1,7 @@
-// Departures of the ai checks (conformance/checks/ai.ts): generation options and defaults, generation
-// from files, every upload type, the refusals, and both regenerate tools.
+// Departures of the AI checks (conformance/checks/v2/ai-*.ts): generation options and defaults,
+// generation from files, every upload type, the refusals, and both regenerate tools.
 import type { Departure, Json } from './kit.ts';
-import { accept, fake, onAnswer, onRequest, V2 } from './kit.ts';
+import { accept, dropFields, onAnswer, onRequest, refuse, V2, V2_COURSE, V2_REFINE } from './kit.ts';
 
 const GENERATE = `${V2}/ai/courses/generate`;
 const UPLOAD = `${V2}/chat/source-materials/upload`;
@@ -16,7 +16,7 @@ export const AI_DEPARTURES: Departure[] = [
     seed: '000 create_course_from_prompt: "<module count> integer optional default 6; <language> string optional, ISO 639-1; <title> string optional override"',
     catches: 'v2.ai.generate.option-title',
     alsoFails: ['v2.ai.generate.option-module-count', 'v2.ai.generate.option-language'],
-    rewrites: () => [onRequest('POST', GENERATE, (req) => void delete (req.json as Json)?.options)],
+    rewrites: () => [dropFields('POST', GENERATE, 'options')],
   },
   {
     name: 'generation title ignored',
@@ -65,7 +65,7 @@ export const AI_DEPARTURES: Departure[] = [
     seed: '000 create_course_from_files: "POST /api/v2/ai/courses/generate, body {prompt, sessionId, options}"',
     catches: 'v2.ai.generate.from-files',
     alsoFails: ['v2.ai.upload.session-reuse'],
-    rewrites: () => [onRequest('POST', GENERATE, (req) => void delete (req.json as Json)?.sessionId)],
+    rewrites: () => [dropFields('POST', GENERATE, 'sessionId')],
   },
   {
     name: 'a file added to a session is processed into a session of its own',
@@ -103,17 +103,13 @@ export const AI_DEPARTURES: Departure[] = [
     seed: '000 Upload constraints: "PDF, DOC, DOCX, PNG, JPG, GIF, WebP"',
     catches: 'v2.ai.upload.types-accepted',
     rewrites: () => [
-      fake(
+      refuse(
         'POST',
         UPLOAD,
         (req) => req.body.includes('word/document.xml') || req.body.includes('WEBPVP8'),
-        () => ({
-          status: 415,
-          body: {
-            error: 'Only PDF, DOC, PNG, JPG and GIF files are supported.',
-            code: 'UNSUPPORTED_FILE_TYPE',
-          },
-        }),
+        415,
+        'Only PDF, DOC, PNG, JPG and GIF files are supported.',
+        'UNSUPPORTED_FILE_TYPE',
       ),
     ],
   },
@@ -124,7 +120,7 @@ export const AI_DEPARTURES: Departure[] = [
     seed: '000 refine_course: "feedback string required (what to add)"',
     catches: 'v2.ai.refine.feedback-required',
     rewrites: () => [
-      accept('POST', /^\/api\/v2\/ai\/courses\/\d+\/refine$/, 400, (req) => ({
+      accept('POST', V2_REFINE, 400, (req) => ({
         courseId: idIn(req.path),
         elementsAdded: 0,
         transitionsAdded: 0,
@@ -182,7 +178,7 @@ export const AI_DEPARTURES: Departure[] = [
       const regenerated = new Map<number, string>();
       return [
         onAnswer('POST', REGENERATE_LESSON, (b) => void regenerated.set(b.lessonId, b.brief?.title)),
-        onAnswer('GET', /^\/api\/v2\/courses\/\d+$/, (b) => {
+        onAnswer('GET', V2_COURSE, (b) => {
           for (const e of b.structure?.elements ?? [])
             if (regenerated.has(e.id)) e.title = regenerated.get(e.id) ?? `${e.title} (new)`;
         }),

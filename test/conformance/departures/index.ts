@@ -11,6 +11,7 @@ import { MCP_DEPARTURES } from './mcp.ts';
 import { PERMISSION_DEPARTURES } from './permissions.ts';
 import { V1_DEPARTURES } from './v1.ts';
 import { V1_DATA_DEPARTURES } from './v1-data.ts';
+import { V1_WEBHOOK_DEPARTURES } from './v1-webhooks.ts';
 import { V2_DEPARTURES } from './v2.ts';
 import { V2_DATA_DEPARTURES } from './v2-data.ts';
 
@@ -20,6 +21,7 @@ export { VARIATIONS } from './variations.ts';
 export const DEPARTURES: Departure[] = [
   ...V1_DEPARTURES,
   ...V1_DATA_DEPARTURES,
+  ...V1_WEBHOOK_DEPARTURES,
   ...V2_DEPARTURES,
   ...V2_DATA_DEPARTURES,
   ...AI_DEPARTURES,

@@ -1,6 +1,8 @@
-// The vocabulary of the mutation matrix (./index.ts): what a departure and a variation are, and the
-// rewrites they are made of, for the proxy in front of the real mock (../proxy.ts).
-import { UNKNOWN_ID } from '../../../conformance/checks/helpers.ts';
+// The vocabulary of the mutation matrix (./index.ts): what a departure and a variation are, the
+// paths and keys they name, and the rewrites they are made of, for the proxy in front of the real
+// mock (../proxy.ts): the generic ones (an answer edited, a request changed or answered here) and the
+// shapes many departures share (a field dropped, a key swapped, an error reworded, a status changed).
+import { UNKNOWN_ID } from '../../../conformance/checks/shared/discover.ts';
 import { absentToolNames, loadTools } from '../../../lib/tool-schemas.ts';
 import { DEMO_SITE_API_KEY, READ_KEY, WRITE_KEY } from '../../mock/harness.ts';
 import type { DeploymentKeys } from '../deployment.ts';
@@ -44,6 +46,49 @@ export const AI_TOOLS = loadTools()
 export const ABSENT = absentToolNames()[0] as string;
 export const V1 = '/openapi/v1';
 export const V2 = '/api/v2';
+
+// The paths several departures rewrite, as the proxy sees them.
+export const V1_ANY = /^\/openapi\/v1\//;
+export const V1_USER = /^\/openapi\/v1\/users\/[^/]+$/;
+export const V1_USER_ASSIGNMENTS = /^\/openapi\/v1\/users\/[^/]+\/assignments$/;
+export const V1_COURSE_ASSIGNMENTS = /^\/openapi\/v1\/courses\/\d+\/assignments\/users$/;
+/** POST: assigns a course (v1). */
+export const V1_ASSIGN = /^\/openapi\/v1\/courses\/\d+\/assignments$/;
+export const V1_GROUP = /^\/openapi\/v1\/groups\/\d+$/;
+export const V1_LAST_EVENT = /^\/openapi\/v1\/webhook\/[^/]+\/last$/;
+export const V2_ANY = /^\/api\/v2\//;
+export const V2_USER = /^\/api\/v2\/users\/\d+$/;
+export const V2_USER_ASSIGNMENTS = /^\/api\/v2\/users\/\d+\/courses\/assignments$/;
+export const V2_USER_CERTIFICATES = /^\/api\/v2\/users\/\d+\/certificates$/;
+export const V2_CHANGE_EMAIL = /^\/api\/v2\/users\/\d+\/email\/change$/;
+export const V2_COURSE = /^\/api\/v2\/courses\/\d+$/;
+/** POST: assigns a course to groups (bulk_assign). */
+export const V2_ASSIGN_GROUPS = /^\/api\/v2\/courses\/\d+\/assignments$/;
+export const V2_ASSIGN_CHAIN = /^\/api\/v2\/courseChains\/\d+\/assign$/;
+export const V2_GENERATION_JOB = /^\/api\/v2\/ai\/courses\/generate\/[^/]+$/;
+export const V2_REFINE = /^\/api\/v2\/ai\/courses\/\d+\/refine$/;
+
+/** The MCP key a request is sent with. */
+export const keyOf = (req: ProxiedRequest) => req.headers['x-mcp-key'];
+
+/** A v1 user as a deployment that made it up would answer it (banned: the answer of a ban). */
+export const user = (id: string) => ({
+  id,
+  name: 'lmskit fake',
+  language: 'en',
+  email: `${id}@example.invalid`,
+  isBanned: true,
+  role: { alias: 'learner' },
+  fromApi: true,
+});
+
+/** A list made `n` long: its own items, then clones of them. */
+export const pad = <T>(list: T[], n: number, clone: (x: T, i: number) => T): T[] =>
+  Array.from({ length: n }, (_, i) =>
+    i < list.length ? (list[i] as T) : clone(list[i % list.length] as T, i),
+  );
+
+// --- Rewrites --------------------------------------------------------------------------------------
 
 /** Rewrites a successful JSON answer in place (or replaces it with what `edit` returns). */
 export const onAnswer = (
@@ -113,17 +158,67 @@ export const onRpc = (
   },
 });
 
-export const keyOf = (req: ProxiedRequest) => req.headers['x-mcp-key'];
-export const user = (id: string) => ({
-  id,
-  name: 'lmskit fake',
-  language: 'en',
-  email: `${id}@example.invalid`,
-  isBanned: true,
-  role: { alias: 'learner' },
-  fromApi: true,
+// --- Rewrites many departures share --------------------------------------------------------------
+
+/** Drops fields from a request's JSON body before the platform sees it: an option ignored. */
+export const dropFields = (method: string, path: string | RegExp, ...fields: string[]): Rewrite =>
+  onRequest(method, path, (req) => {
+    for (const field of fields) delete (req.json as Json)?.[field];
+  });
+
+/** Sends a key with a request that has none: a deployment that lets a keyless request through. */
+export const lendKey = (method: string, path: string | RegExp, header: string, key: string): Rewrite =>
+  onRequest(method, path, (req) => {
+    req.headers[header] ??= key;
+  });
+
+/** Sends a request made with the MCP key `from` as if made with `to`: whose request it is is ignored. */
+export const actAs = (method: string, path: string | RegExp, from: string, to: string): Rewrite =>
+  onRequest(method, path, (req) => {
+    if (keyOf(req) === from) req.headers['x-mcp-key'] = to;
+  });
+
+/** Answers a request here with a v2 error `{error, code}` when `when` holds. */
+export const refuse = (
+  method: string,
+  path: string | RegExp,
+  when: (req: ProxiedRequest) => boolean,
+  status: number,
+  error: string,
+  code: string,
+): Rewrite => fake(method, path, when, () => ({ status, body: { error, code } }));
+
+/** Edits the JSON body of the answers of one status (`method` any when not given). */
+export const onStatus = (
+  path: string | RegExp,
+  status: number,
+  edit: (body: Json) => void,
+  method?: string,
+): Rewrite => ({
+  ...(method ? { method } : {}),
+  path,
+  response: (answer) => {
+    if (answer.status === status && answer.body && !Buffer.isBuffer(answer.body)) edit(answer.body);
+  },
 });
-export const pad = <T>(list: T[], n: number, clone: (x: T, i: number) => T): T[] =>
-  Array.from({ length: n }, (_, i) =>
-    i < list.length ? (list[i] as T) : clone(list[i % list.length] as T, i),
-  );
+
+/** Answers another success status than the platform: a choice of code the seeds leave open. */
+export const restatus = (method: string, path: string | RegExp, from: number, to: number): Rewrite => ({
+  method,
+  path,
+  response: (answer) => {
+    if (answer.status === from) answer.status = to;
+  },
+});
+
+/** Rewrites the capabilities the deployment answers for one key: what it says the key may do. */
+export const capabilitiesFor = (key: string, edit: (capabilities: Json) => void): Rewrite =>
+  onAnswer('GET', `${V2}/mcp/capabilities`, (b, req) => {
+    if (keyOf(req) === key) edit(b);
+  });
+
+/** The tool server's JSON-RPC answer to a request: a tool result with one text. */
+export const toolResult = (req: ProxiedRequest, text: string): Answer => ({
+  status: 200,
+  body: { jsonrpc: '2.0', id: (req.json as Json).id, result: { content: [{ type: 'text', text }] } },
+});

@@ -1,7 +1,18 @@
-// Departures of the licence checks (conformance/checks/licence.ts): licence states ignored, a revoked
-// key accepted or revoking too much, the scopes of the keys given not honoured.
+// Departures of the licence checks (conformance/checks/v2/licence.ts): licence states ignored, a
+// revoked key accepted or revoking too much, the scopes of the keys given not honoured.
 import type { Departure, Json } from './kit.ts';
-import { AI_TOOLS, fake, keyOf, onAnswer, onRequest, READ_KEY, V2, WRITE_KEY } from './kit.ts';
+import {
+  AI_TOOLS,
+  actAs,
+  capabilitiesFor,
+  keyOf,
+  onStatus,
+  READ_KEY,
+  refuse,
+  V2,
+  V2_ANY,
+  WRITE_KEY,
+} from './kit.ts';
 
 /** The v2 paths of the AI tools (generation, refinement, the upload). */
 const AI_PATH = /^\/api\/v2\/(ai|chat)\//;
@@ -12,17 +23,16 @@ export const LICENCE_DEPARTURES: Departure[] = [
     seed: '000 Resources > MCP key: "Scopes | `read` (all read tools)"',
     catches: 'v2.keys.scope-read',
     rewrites: () => [
-      onAnswer('GET', `${V2}/mcp/capabilities`, (b: Json, req) => {
-        if (keyOf(req) === READ_KEY) b.tools = b.tools.filter((t: string) => t !== 'get_leaderboard');
+      capabilitiesFor(READ_KEY, (b) => {
+        b.tools = b.tools.filter((t: string) => t !== 'get_leaderboard');
       }),
-      fake(
+      refuse(
         'GET',
         `${V2}/statistics/leaders`,
         (req) => keyOf(req) === READ_KEY,
-        () => ({
-          status: 403,
-          body: { error: 'This call needs the write scope.', code: 'WRITE_SCOPE_REQUIRED' },
-        }),
+        403,
+        'This call needs the write scope.',
+        'WRITE_SCOPE_REQUIRED',
       ),
     ],
   },
@@ -31,14 +41,13 @@ export const LICENCE_DEPARTURES: Departure[] = [
     seed: '000 Resources > MCP key: "Scopes | `write` (all write tools; needs licence tier `full`)"',
     catches: 'v2.keys.scope-write',
     rewrites: () => [
-      fake(
+      refuse(
         'POST',
         `${V2}/courses/clone`,
         (req) => keyOf(req) === WRITE_KEY,
-        () => ({
-          status: 403,
-          body: { error: 'Cloning needs an admin scope.', code: 'ADMIN_SCOPE_REQUIRED' },
-        }),
+        403,
+        'Cloning needs an admin scope.',
+        'ADMIN_SCOPE_REQUIRED',
       ),
     ],
   },
@@ -46,24 +55,16 @@ export const LICENCE_DEPARTURES: Departure[] = [
     name: 'licence none ignored: the tenant key answered as a licensed one',
     seed: '000 Authentication 4: "`none` (default) | MCP disabled; requests get 403 `MCP_LICENSE_DISABLED`"',
     catches: 'v2.licence.none.refused',
-    rewrites: (keys) => [
-      onRequest('GET', /^\/api\/v2\//, (req) => {
-        if (keyOf(req) === keys.tenants.none) req.headers['x-mcp-key'] = WRITE_KEY;
-      }),
-    ],
+    rewrites: (keys) => [actAs('GET', V2_ANY, keys.tenants.none, WRITE_KEY)],
   },
   {
     name: 'MCP_LICENSE_DISABLED without a word of the administrator',
     seed: '000 Errors: "MCP_LICENSE_DISABLED | … message: MCP is not enabled on this workspace, talk to your administrator"',
     catches: 'v2.licence.none.message',
     rewrites: () => [
-      {
-        path: /^\/api\/v2\//,
-        response: (a) => {
-          if (a.status === 403 && (a.body as Json)?.code === 'MCP_LICENSE_DISABLED')
-            (a.body as Json).error = 'Forbidden.';
-        },
-      },
+      onStatus(V2_ANY, 403, (b) => {
+        if (b.code === 'MCP_LICENSE_DISABLED') b.error = 'Forbidden.';
+      }),
     ],
   },
   {
@@ -71,8 +72,7 @@ export const LICENCE_DEPARTURES: Departure[] = [
     seed: '000 Authentication 4: "`read` | all keys treated as read-only, including keys issued with write"',
     catches: 'v2.licence.read.clamped',
     rewrites: (keys) => [
-      onAnswer('GET', `${V2}/mcp/capabilities`, (b: Json, req) => {
-        if (keyOf(req) !== keys.tenants.read) return;
+      capabilitiesFor(keys.tenants.read, (b) => {
         b.scopes.write = true;
         b.tools = [...b.tools, 'assign_training', 'ban_user'];
       }),
@@ -83,28 +83,22 @@ export const LICENCE_DEPARTURES: Departure[] = [
     seed: '000 States and transitions > MCP key: "The tenant clamp (`mcpAccess` lowered to `read` or `none`) is applied on every request, so write tools stop working for existing keys without re-issue."',
     catches: 'v2.licence.read.writes-refused',
     rewrites: (keys) => [
-      onRequest('POST', /^\/api\/v2\/(users|courses|courseChains)\//, (req) => {
-        if (keyOf(req) === keys.tenants.read) req.headers['x-mcp-key'] = WRITE_KEY;
-      }),
+      actAs('POST', /^\/api\/v2\/(users|courses|courseChains)\//, keys.tenants.read, WRITE_KEY),
     ],
   },
   {
     name: 'licence read lets the AI tools through',
     seed: '000 AI tools: "need `mcpAccess` = `full` and `mcpAiAccess` = true"',
     catches: 'v2.licence.read.ai-refused',
-    rewrites: (keys) => [
-      onRequest('POST', AI_PATH, (req) => {
-        if (keyOf(req) === keys.tenants.read) req.headers['x-mcp-key'] = WRITE_KEY;
-      }),
-    ],
+    rewrites: (keys) => [actAs('POST', AI_PATH, keys.tenants.read, WRITE_KEY)],
   },
   {
     name: 'AI tools offered with mcpAiAccess false',
     seed: '000 Resources > Tenant restrictions: "`mcpAiAccess` | boolean | whether AI tools may be used"',
     catches: 'v2.licence.no-ai.not-offered',
     rewrites: (keys) => [
-      onAnswer('GET', `${V2}/mcp/capabilities`, (b: Json, req) => {
-        if (keyOf(req) === keys.tenants['no-ai']) b.tools = [...new Set([...b.tools, ...AI_TOOLS])];
+      capabilitiesFor(keys.tenants['no-ai'], (b) => {
+        b.tools = [...new Set([...b.tools, ...AI_TOOLS])];
       }),
     ],
   },
@@ -126,22 +120,20 @@ export const LICENCE_DEPARTURES: Departure[] = [
     name: 'a revoked key accepted',
     seed: '000 States and transitions > MCP key: "active | revoke (settings UI) | - | revoked | effective within seconds; requests then get 401"',
     catches: 'v2.auth.revoked-key',
-    rewrites: (keys) => [
-      onRequest('GET', /^\/api\/v2\//, (req) => {
-        if (keyOf(req) === keys.revoked) req.headers['x-mcp-key'] = READ_KEY;
-      }),
-    ],
+    rewrites: (keys) => [actAs('GET', V2_ANY, keys.revoked, READ_KEY)],
   },
   {
     name: 'revoking a key revokes every key of its owner',
     seed: '000 Resources > MCP key: "each has its own `last_used_at` and revoke control"',
     catches: 'v2.keys.independent-revoke',
     rewrites: () => [
-      fake(
+      refuse(
         'GET',
-        /^\/api\/v2\//,
+        V2_ANY,
         (req) => keyOf(req) === READ_KEY || keyOf(req) === WRITE_KEY,
-        () => ({ status: 401, body: { error: 'This MCP key was revoked.', code: 'UNAUTHORIZED' } }),
+        401,
+        'This MCP key was revoked.',
+        'UNAUTHORIZED',
       ),
     ],
   },

@@ -1,10 +1,10 @@
-// Departures of the limits checks (conformance/checks/limits.ts, --probe-limits). A limit that is not
+// Departures of the limits checks (conformance/checks/v2/limits.ts, --probe-limits). A limit that is not
 // there at all is no departure the suite can prove: the seed does not show the rate limit's value nor
 // the failed-login threshold, so not meeting them within the run's budget leaves those checks
 // incomplete. The AI quota has a value, 5 calls per key a day: not enforcing it fails.
 import type { Answer } from '../proxy.ts';
 import type { Departure, Json } from './kit.ts';
-import { accept } from './kit.ts';
+import { accept, onStatus, V2_ANY } from './kit.ts';
 
 const code = (a: Answer) => (a.body as Json)?.code;
 
@@ -15,7 +15,7 @@ export const LIMIT_DEPARTURES: Departure[] = [
     catches: 'v2.limits.rate-limit',
     rewrites: () => [
       {
-        path: /^\/api\/v2\//,
+        path: V2_ANY,
         response: (a) =>
           a.status === 429 && code(a) === 'MCP_RATE_LIMITED'
             ? {
@@ -32,13 +32,9 @@ export const LIMIT_DEPARTURES: Departure[] = [
     seed: '000 Errors: "A 429 carries the retry delay inside the error message text."',
     catches: 'v2.limits.rate-limit',
     rewrites: () => [
-      {
-        path: /^\/api\/v2\//,
-        response: (a) => {
-          if (a.status === 429 && code(a) === 'MCP_RATE_LIMITED')
-            (a.body as Json).error = 'Rate limit exceeded; slow down.';
-        },
-      },
+      onStatus(V2_ANY, 429, (b) => {
+        if (b.code === 'MCP_RATE_LIMITED') b.error = 'Rate limit exceeded; slow down.';
+      }),
     ],
   },
   {
@@ -51,7 +47,7 @@ export const LIMIT_DEPARTURES: Departure[] = [
       let refusal: Answer | undefined;
       return [
         {
-          path: /^\/api\/v2\//,
+          path: V2_ANY,
           request: () => (refusal && Date.now() < until ? refusal : undefined),
           response: (a) => {
             if (a.status !== 429 || code(a) !== 'MCP_RATE_LIMITED') return;
@@ -70,7 +66,7 @@ export const LIMIT_DEPARTURES: Departure[] = [
     // failure, which it reports at once, as a tool server that does not retry does.
     rewrites: () => [
       {
-        path: /^\/api\/v2\//,
+        path: V2_ANY,
         response: (a, req) =>
           a.status === 429 && req.headers['user-agent'] === 'lmskit-mcp'
             ? { status: 503, body: a.body }
@@ -124,13 +120,9 @@ export const LIMIT_DEPARTURES: Departure[] = [
     seed: '000 Errors: "429 | `MCP_AUTH_RATE_LIMITED` | per-IP limit on failed authentication attempts; message form: too many failed attempts, retry after <N>s"',
     catches: 'v2.limits.failed-logins',
     rewrites: () => [
-      {
-        path: /^\/api\/v2\//,
-        response: (a) => {
-          if (a.status === 429 && code(a) === 'MCP_AUTH_RATE_LIMITED')
-            (a.body as Json).error = 'Too many failed attempts.';
-        },
-      },
+      onStatus(V2_ANY, 429, (b) => {
+        if (b.code === 'MCP_AUTH_RATE_LIMITED') b.error = 'Too many failed attempts.';
+      }),
     ],
   },
 ];

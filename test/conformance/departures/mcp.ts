@@ -1,6 +1,8 @@
-// Departures of the MCP tool server (seed 000 and the MCP specification).
+// Departures of the MCP tool server (seed 000 and the MCP specification; conformance/checks/mcp/):
+// its tools/list, its tool calls, and what it passes to the backend. Those of its role rules (acting
+// as the key's owner, bulk_assign, list_assignments, parameter names) are in ./permissions.ts.
 import type { Departure, Json } from './kit.ts';
-import { ABSENT, fake, keyOf, onRequest, onRpc, READ_KEY, V2 } from './kit.ts';
+import { ABSENT, fake, keyOf, onRequest, onRpc, READ_KEY, toolResult, V2 } from './kit.ts';
 
 export const MCP_DEPARTURES: Departure[] = [
   // --- The tool server (seed 000 and the MCP specification) ---
@@ -45,14 +47,7 @@ export const MCP_DEPARTURES: Departure[] = [
         'POST',
         '/mcp',
         (req) => (req.json as Json)?.params?.name === ABSENT,
-        (req) => ({
-          status: 200,
-          body: {
-            jsonrpc: '2.0',
-            id: (req.json as Json).id,
-            result: { content: [{ type: 'text', text: 'Deadline extended.' }] },
-          },
-        }),
+        (req) => toolResult(req, 'Deadline extended.'),
       ),
     ],
   },
@@ -65,14 +60,7 @@ export const MCP_DEPARTURES: Departure[] = [
         'POST',
         '/mcp',
         (req) => keyOf(req) === READ_KEY && (req.json as Json)?.params?.name === 'ban_user',
-        (req) => ({
-          status: 200,
-          body: {
-            jsonrpc: '2.0',
-            id: (req.json as Json).id,
-            result: { content: [{ type: 'text', text: 'User banned.' }] },
-          },
-        }),
+        (req) => toolResult(req, 'User banned.'),
       ),
     ],
   },

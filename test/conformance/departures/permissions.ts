@@ -1,11 +1,27 @@
-// Departures of the permissions checks (conformance/checks/permissions.ts) and of the tool server's
-// role rules (conformance/checks/mcp.ts): keys that act as someone else, permissions, the role
-// hierarchy, chain ownership and `course_edit` ignored, a banned owner let in, and a tool server that
-// drops a call, renames a parameter or acts as a service account.
-import { PERMISSION_CHECK_IDS } from '../../../conformance/checks/permissions.ts';
+// Departures of the permission checks (conformance/checks/v2/permissions.ts, hierarchy.ts,
+// ownership.ts) and of the tool server's role rules (conformance/checks/mcp/): keys that act as
+// someone else, permissions, the role hierarchy, chain ownership and `course_edit` ignored, a banned
+// owner let in, and a tool server that drops a call, renames a parameter or acts as a service account.
+import { PERMISSION_CHECK_IDS } from '../../../conformance/checks/v2/permissions.ts';
 import type { ProxiedRequest } from '../proxy.ts';
 import type { Departure, Json } from './kit.ts';
-import { fake, keyOf, onAnswer, onRequest, onRpc, V1, V2 } from './kit.ts';
+import {
+  actAs,
+  capabilitiesFor,
+  dropFields,
+  fake,
+  keyOf,
+  onAnswer,
+  onRequest,
+  onRpc,
+  V1,
+  V2,
+  V2_ANY,
+  V2_ASSIGN_CHAIN,
+  V2_ASSIGN_GROUPS,
+  V2_CHANGE_EMAIL,
+  V2_USER,
+} from './kit.ts';
 
 /** The tool server's own requests to the backend (mcp-server/backend.ts, MCP_USER_AGENT). */
 const fromToolServer = (req: ProxiedRequest) => req.headers['user-agent'] === 'lmskit-mcp';
@@ -47,7 +63,7 @@ export const PERMISSION_DEPARTURES: Departure[] = [
       const roles = Object.values(keys.roles);
       return [
         {
-          path: /^\/api\/v2\//,
+          path: V2_ANY,
           request: (req) => {
             if (req.path !== `${V2}/mcp/capabilities` && roles.includes(keyOf(req) ?? ''))
               req.headers['x-mcp-key'] = keys.write;
@@ -61,20 +77,15 @@ export const PERMISSION_DEPARTURES: Departure[] = [
     seed: '000 What the service does 3: "The tool list offered to the agent is filtered by ... the owner\'s permissions"',
     catches: 'v2.permission.refused.get-user',
     alsoFails: ['v2.capabilities.permission-groups'],
-    rewrites: (keys) => [
-      onAnswer('GET', `${V2}/mcp/capabilities`, (b, req) => {
-        if (keyOf(req) === keys.roles.learner) b.tools.push('get_user');
-      }),
-    ],
+    rewrites: (keys) => [capabilitiesFor(keys.roles.learner, (b) => void b.tools.push('get_user'))],
   },
   {
     name: 'list_my_assignments not offered to the learner',
     seed: '000 Read tools: "list_my_assignments | none | any role"',
     catches: 'v2.permission.my-assignments.any-role',
     rewrites: (keys) => [
-      onAnswer('GET', `${V2}/mcp/capabilities`, (b, req) => {
-        if (keyOf(req) === keys.roles.learner)
-          b.tools = b.tools.filter((t: string) => t !== 'list_my_assignments');
+      capabilitiesFor(keys.roles.learner, (b) => {
+        b.tools = b.tools.filter((t: string) => t !== 'list_my_assignments');
       }),
     ],
   },
@@ -87,7 +98,7 @@ export const PERMISSION_DEPARTURES: Departure[] = [
     rewrites: (keys) => {
       const apiIds = new Map<number, string>();
       return [
-        onAnswer('GET', /^\/api\/v2\/users\/\d+$/, (b) => void apiIds.set(b.id, b.apiId)),
+        onAnswer('GET', V2_USER, (b) => void apiIds.set(b.id, b.apiId)),
         onRequest('POST', `${V2}/users/banned`, (req) => {
           const apiId = apiIds.get((req.json as Json)?.userId);
           if (keyOf(req) !== keys.roles.manager || !apiId) return;
@@ -107,7 +118,7 @@ export const PERMISSION_DEPARTURES: Departure[] = [
     rewrites: (keys) => [
       fake(
         'POST',
-        /^\/api\/v2\/users\/\d+\/email\/change$/,
+        V2_CHANGE_EMAIL,
         (req) => keyOf(req) === keys.roles.manager,
         (req) => ({
           status: 200,
@@ -124,31 +135,19 @@ export const PERMISSION_DEPARTURES: Departure[] = [
     name: 'chain ownership ignored',
     seed: '000 assign_chain: "user_assign plus caller owns the chain"',
     catches: 'v2.chains.assign.not-owner',
-    rewrites: (keys) => [
-      onRequest('POST', /^\/api\/v2\/courseChains\/\d+\/assign$/, (req) => {
-        if (keyOf(req) === keys.roles.manager) req.headers['x-mcp-key'] = keys.write;
-      }),
-    ],
+    rewrites: (keys) => [actAs('POST', V2_ASSIGN_CHAIN, keys.roles.manager, keys.write)],
   },
   {
     name: 'a chain assigned without its deadline',
     seed: '000 assign_chain: "<deadline> integer optional, Unix seconds, for the whole chain"',
     catches: 'v2.chains.assign',
-    rewrites: () => [
-      onRequest('POST', /^\/api\/v2\/courseChains\/\d+\/assign$/, (req) => {
-        delete (req.json as Json).deadlineAt;
-      }),
-    ],
+    rewrites: () => [dropFields('POST', V2_ASSIGN_CHAIN, 'deadlineAt')],
   },
   {
     name: 'a chain assigned to its users only',
     seed: '000 assign_chain: "<users> integer[] optional; <groups> integer[] optional ... assigns an ordered learning path"',
     catches: 'v2.chains.assign',
-    rewrites: () => [
-      onRequest('POST', /^\/api\/v2\/courseChains\/\d+\/assign$/, (req) => {
-        delete (req.json as Json).groups;
-      }),
-    ],
+    rewrites: () => [dropFields('POST', V2_ASSIGN_CHAIN, 'groups')],
   },
   {
     name: 'course_edit on a specific course ignored',
@@ -160,11 +159,7 @@ export const PERMISSION_DEPARTURES: Departure[] = [
       'v2.permission.course-edit.clone',
     ],
     // The author holds course_edit; the deployment forgets to ask on which course.
-    rewrites: (keys) => [
-      onRequest('POST', /^\/api\/v2\/(ai\/|courses\/clone$)/, (req) => {
-        if (keyOf(req) === keys.roles.author) req.headers['x-mcp-key'] = keys.write;
-      }),
-    ],
+    rewrites: (keys) => [actAs('POST', /^\/api\/v2\/(ai\/|courses\/clone$)/, keys.roles.author, keys.write)],
   },
   {
     name: "a banned owner's key still accepted",
@@ -172,7 +167,7 @@ export const PERMISSION_DEPARTURES: Departure[] = [
     catches: 'v2.auth.banned-owner',
     rewrites: (keys) => [
       {
-        path: /^\/api\/v2\//,
+        path: V2_ANY,
         response: (answer, req) => {
           if (answer.status !== 401 || keyOf(req) !== keys.roles.learner) return;
           return {
@@ -199,7 +194,7 @@ export const PERMISSION_DEPARTURES: Departure[] = [
       return [
         {
           method: 'POST',
-          path: /^\/api\/v2\/courses\/\d+\/assignments$/,
+          path: V2_ASSIGN_GROUPS,
           request: (req) => {
             const group = JSON.stringify((req.json as Json)?.groups);
             const answered = first.get(group);
@@ -247,7 +242,7 @@ export const PERMISSION_DEPARTURES: Departure[] = [
     // It reads each key's capabilities, then makes every call with one key of its own.
     rewrites: (keys) => [
       {
-        path: /^\/api\/v2\//,
+        path: V2_ANY,
         request: (req) => {
           if (fromToolServer(req) && req.path !== `${V2}/mcp/capabilities`)
             req.headers['x-mcp-key'] = keys.write;

@@ -1,16 +1,24 @@
-// Departures of the v1-data checks (conformance/checks/v1-data.ts): seed 001's data rules — attribute
-// types and values, the required fields, deadlines and assignAt, group attributes by name, the
-// statistics' users and leaders — and the webhook events.
+// Departures of seed 001's data rules (conformance/checks/v1/): attribute types and values, the
+// required fields, deadlines and assignAt, group attributes by name, the statistics' users and
+// leaders. The webhook events: ./v1-webhooks.ts.
 import type { Answer, ProxiedRequest } from '../proxy.ts';
 import type { Departure, Json } from './kit.ts';
-import { fake, onAnswer, onRequest, V1 } from './kit.ts';
+import {
+  dropFields,
+  fake,
+  onAnswer,
+  onRequest,
+  onStatus,
+  V1,
+  V1_ASSIGN,
+  V1_COURSE_ASSIGNMENTS,
+  V1_GROUP,
+  V1_USER,
+  V1_USER_ASSIGNMENTS,
+  V2_USER,
+} from './kit.ts';
 
-const USER_ASSIGNMENTS = /^\/openapi\/v1\/users\/[^/]+\/assignments$/;
-const COURSE_ASSIGNMENTS = /^\/openapi\/v1\/courses\/\d+\/assignments\/users$/;
-const ASSIGN = /^\/openapi\/v1\/courses\/\d+\/assignments$/;
-const GROUP = /^\/openapi\/v1\/groups\/\d+$/;
 const GROUP_STATISTICS = /^\/openapi\/v1\/groups\/\d+\/statistics$/;
-const LAST_EVENT = /^\/openapi\/v1\/webhook\/[^/]+\/last$/;
 const ATTRIBUTES = /^\/openapi\/v1\/custom\/attributes\/(users|groups)$/;
 
 /** A 400 whose errors all concern attribute values: what a deployment that checks none would accept. */
@@ -62,16 +70,16 @@ export const V1_DATA_DEPARTURES: Departure[] = [
     seed: '001 Custom attributes: "messages: name is required, invalid attribute type, options required for choice type attributes"',
     catches: 'v1.attributes.error-messages',
     rewrites: () => [
-      {
-        method: 'POST',
-        path: ATTRIBUTES,
-        response: (answer) => {
-          const b = answer.body as Json;
-          if (answer.status !== 400 || !b?.errors) return;
+      onStatus(
+        ATTRIBUTES,
+        400,
+        (b) => {
+          if (!b.errors) return;
           b.message = 'Bad request';
           for (const k of Object.keys(b.errors)) b.errors[k] = ['is invalid'];
         },
-      },
+        'POST',
+      ),
     ],
   },
   {
@@ -88,7 +96,7 @@ export const V1_DATA_DEPARTURES: Departure[] = [
       },
       {
         method: 'PATCH',
-        path: GROUP,
+        path: V1_GROUP,
         response: (answer, req) =>
           onlyValueErrors(answer)
             ? {
@@ -126,8 +134,8 @@ export const V1_DATA_DEPARTURES: Departure[] = [
     catches: 'v1.users.create.deadline',
     alsoFails: ['v1.assignments.deadline'],
     rewrites: () => [
-      onRequest('POST', `${V1}/users`, (req) => void delete (req.json as Json)?.deadlineAt),
-      onRequest('POST', ASSIGN, (req) => void delete (req.json as Json)?.deadlineAt),
+      dropFields('POST', `${V1}/users`, 'deadlineAt'),
+      dropFields('POST', V1_ASSIGN, 'deadlineAt'),
     ],
   },
   {
@@ -145,18 +153,13 @@ export const V1_DATA_DEPARTURES: Departure[] = [
     name: 'a given user id replaced by a generated one',
     seed: '001 Users: "id string optional (generated when omitted)"',
     catches: 'v1.users.create.id-given',
-    rewrites: () => [onRequest('POST', `${V1}/users`, (req) => void delete (req.json as Json)?.id)],
+    rewrites: () => [dropFields('POST', `${V1}/users`, 'id')],
   },
   {
     name: 'occupation and location dropped at creation',
     seed: '001 Users: "bio string; occupation string; location string; timezone string (TZ name)"',
     catches: 'v1.users.create.profile-fields',
-    rewrites: () => [
-      onRequest('POST', `${V1}/users`, (req) => {
-        delete (req.json as Json)?.occupation;
-        delete (req.json as Json)?.location;
-      }),
-    ],
+    rewrites: () => [dropFields('POST', `${V1}/users`, 'occupation', 'location')],
   },
   {
     name: 'a PATCH without email accepted',
@@ -165,7 +168,7 @@ export const V1_DATA_DEPARTURES: Departure[] = [
     rewrites: () => [
       fake(
         'PATCH',
-        /^\/openapi\/v1\/users\/[^/]+$/,
+        V1_USER,
         (req) => (req.json as Json)?.email === undefined,
         () => ({ status: 200 }),
       ),
@@ -176,7 +179,7 @@ export const V1_DATA_DEPARTURES: Departure[] = [
     seed: '001 Users: "plus optional full name, password, role alias, API-management flag (boolean)"',
     catches: 'v1.users.patch.optional-kept',
     rewrites: () => [
-      onRequest('PATCH', /^\/openapi\/v1\/users\/[^/]+$/, (req) => {
+      onRequest('PATCH', V1_USER, (req) => {
         const body = req.json as Json;
         if (body && typeof body === 'object') body.fromApi ??= true;
       }),
@@ -189,7 +192,7 @@ export const V1_DATA_DEPARTURES: Departure[] = [
     rewrites: () => [
       {
         method: 'PATCH',
-        path: /^\/openapi\/v1\/users\/[^/]+$/,
+        path: V1_USER,
         response: (answer) =>
           answer.status === 400 && (answer.body as Json)?.errors?.email ? { status: 200 } : undefined,
       },
@@ -200,17 +203,17 @@ export const V1_DATA_DEPARTURES: Departure[] = [
     seed: '001 Users: "data.courses (items with id, name, expertHomeworks, expertClassworks)"',
     catches: 'v1.users.ban.expert-courses',
     rewrites: () => [
-      {
-        method: 'POST',
-        path: `${V1}/users/blocked`,
-        response: (answer) => {
-          if (answer.status !== 422) return;
-          for (const c of (answer.body as Json)?.data?.courses ?? []) {
+      onStatus(
+        `${V1}/users/blocked`,
+        422,
+        (b) => {
+          for (const c of b.data?.courses ?? []) {
             delete c.expertHomeworks;
             delete c.expertClassworks;
           }
         },
-      },
+        'POST',
+      ),
     ],
   },
   {
@@ -218,7 +221,7 @@ export const V1_DATA_DEPARTURES: Departure[] = [
     seed: '001 States and transitions: "active | POST /users/blocked | user is expert on courses | active | 422 with the blocking courses"',
     catches: 'v1.users.ban.expert-stays-active',
     rewrites: () => [
-      onAnswer('GET', /^\/api\/v2\/users\/\d+$/, (b: Json) => {
+      onAnswer('GET', V2_USER, (b: Json) => {
         if (b.email === 'otto@demo.example') b.status = 'banned';
       }),
     ],
@@ -234,7 +237,7 @@ export const V1_DATA_DEPARTURES: Departure[] = [
           Object.entries(attributes ?? {}).map(([k, v]) => [k.toLowerCase().replace(/\W+/g, '_'), v]),
         );
       return [
-        onAnswer('PATCH', GROUP, (b: Json) => {
+        onAnswer('PATCH', V1_GROUP, (b: Json) => {
           b.attributes = slug(b.attributes);
         }),
         onAnswer('GET', GROUP_STATISTICS, (b: Json) => {
@@ -248,7 +251,7 @@ export const V1_DATA_DEPARTURES: Departure[] = [
     seed: '001 Groups: "PATCH /groups/{groupId} | name string required"',
     catches: 'v1.groups.update-name-required',
     rewrites: () => [
-      onRequest('PATCH', GROUP, (req) => {
+      onRequest('PATCH', V1_GROUP, (req) => {
         const body = req.json as Json;
         if (body && typeof body === 'object') body.name ??= 'lmskit renamed by a PATCH without name';
       }),
@@ -289,14 +292,14 @@ export const V1_DATA_DEPARTURES: Departure[] = [
     name: 'assignAt ignored',
     seed: '001 Courses and assignments: "assignAt integer UTC timestamp when the assignment starts"',
     catches: 'v1.assignments.assign-at',
-    rewrites: () => [onRequest('POST', ASSIGN, (req) => void delete (req.json as Json)?.assignAt)],
+    rewrites: () => [dropFields('POST', V1_ASSIGN, 'assignAt')],
   },
   {
     name: 'assignment timestamps as ISO strings',
     seed: '001 Assignment: "assignedAt, startedAt, deadlineAt, finishedAt (integer timestamps)"',
     catches: 'v1.assignments.timestamps',
     rewrites: () => [
-      onAnswer('GET', USER_ASSIGNMENTS, (b: Json) => {
+      onAnswer('GET', V1_USER_ASSIGNMENTS, (b: Json) => {
         for (const a of b.assignments ?? [])
           if (typeof a.assignedAt === 'number') a.assignedAt = new Date(a.assignedAt * 1000).toISOString();
       }),
@@ -307,7 +310,7 @@ export const V1_DATA_DEPARTURES: Departure[] = [
     seed: '001 Assignment: "plus course (course object) in a user\'s list"; Course: "name | string"',
     catches: 'v1.assignments.user.contract',
     rewrites: () => [
-      onAnswer('GET', USER_ASSIGNMENTS, (b: Json) => {
+      onAnswer('GET', V1_USER_ASSIGNMENTS, (b: Json) => {
         for (const a of b.assignments ?? []) delete a.course?.name;
       }),
     ],
@@ -317,7 +320,7 @@ export const V1_DATA_DEPARTURES: Departure[] = [
     seed: '001 Assignment: "progressValue integer 0-100"',
     catches: 'v1.assignments.lists-agree',
     rewrites: () => [
-      onAnswer('GET', COURSE_ASSIGNMENTS, (b: Json) => {
+      onAnswer('GET', V1_COURSE_ASSIGNMENTS, (b: Json) => {
         for (const a of b.assignments ?? []) a.progressValue /= 100;
       }),
     ],
@@ -333,7 +336,7 @@ export const V1_DATA_DEPARTURES: Departure[] = [
         onAnswer('POST', `${V1}/groups`, (b: Json) => void names.set(b.id, b.name)),
         fake(
           'POST',
-          ASSIGN,
+          V1_ASSIGN,
           (req) => ((req.json as Json)?.groups ?? []).length > 0 && !(req.json as Json)?.users?.length,
           (req) => ({
             status: 200,
@@ -356,7 +359,7 @@ export const V1_DATA_DEPARTURES: Departure[] = [
     seed: '001 Courses and assignments: "listing those successfully assigned"',
     catches: 'v1.assignments.assign-only-successful',
     rewrites: () => [
-      onAnswer('POST', ASSIGN, (b: Json, req) => {
+      onAnswer('POST', V1_ASSIGN, (b: Json, req) => {
         b.users = ((req.json as Json)?.users ?? []).map((id: string) => ({
           id,
           name: id,
@@ -364,77 +367,6 @@ export const V1_DATA_DEPARTURES: Departure[] = [
           role: { alias: 'learner' },
         }));
       }),
-    ],
-  },
-  // --- webhook events ---
-  {
-    name: 'user.created without userAttributes',
-    seed: '001 Events: "User/Created | user.created | ... userAttributes (array of {apiId, name, type, value})"',
-    catches: 'v1.webhooks.user-created.body',
-    rewrites: () => [
-      onAnswer(
-        'GET',
-        `${V1}/webhook/user.created/last`,
-        (b: Json) => void delete b.body?.user?.userAttributes,
-      ),
-    ],
-  },
-  {
-    name: 'event types in dot notation',
-    seed: '001 Events: "Envelope: occuredAt (integer), type (string, slash form)"; "Group/User/Created | group.user.created"',
-    catches: 'v1.webhooks.group-user-created.body',
-    alsoFails: ['v1.webhooks.user-created.body'],
-    rewrites: () => [
-      onAnswer('GET', LAST_EVENT, (b: Json, req) => {
-        b.type = req.path.split('/').at(-2);
-      }),
-    ],
-  },
-  {
-    name: 'case-insensitive events',
-    seed: '001 Webhook last event: "event is a case-sensitive dot-notation type"',
-    catches: 'v1.webhooks.case-sensitive',
-    rewrites: () => [
-      onRequest('GET', LAST_EVENT, (req) => {
-        req.path = req.path.replace(
-          /\/webhook\/([^/]+)\/last$/,
-          (_m, e: string) => `/webhook/${e.toLowerCase()}/last`,
-        );
-      }),
-    ],
-  },
-  {
-    name: 'events kept past 30 days',
-    seed: '001 Webhook last event: "Only events of the last 30 days are returned."; Limits: "Last-event retention | 30 days"',
-    catches: 'v1.webhooks.retention',
-    rewrites: () => [
-      onAnswer('GET', `${V1}/webhook/course.published/last`, (b: Json) => {
-        b.occuredAt -= 40 * 86_400;
-      }),
-    ],
-  },
-  {
-    name: 'course.finished without the course',
-    seed: '001 Events: "(course finished) | course.finished | a user finishes a course | user, course, resultValue (0-100)"',
-    catches: 'v1.webhooks.course-finished.body',
-    rewrites: () => [
-      onAnswer('GET', `${V1}/webhook/course.finished/last`, (b: Json) => void delete b.body?.course),
-    ],
-  },
-  {
-    name: 'course.published refused as an unknown event',
-    seed: '001 Events: "The dot-notation name course.published is also used."',
-    catches: 'v1.webhooks.course-published',
-    rewrites: () => [
-      fake(
-        'GET',
-        `${V1}/webhook/course.published/last`,
-        () => true,
-        () => ({
-          status: 400,
-          body: { status: 400, message: 'Unknown event', errors: { event: ['unknown event type'] } },
-        }),
-      ),
     ],
   },
 ];

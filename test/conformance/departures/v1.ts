@@ -1,6 +1,24 @@
-// Departures from seed 001, the Integration REST API.
+// Departures from seed 001, the Integration REST API: its reads, the users, attributes and groups
+// the writes make (conformance/checks/v1/), and the probes of its keys and refusals
+// (conformance/checks/probes/). The v1 data rules and events: ./v1-data.ts.
 import type { Departure, Json } from './kit.ts';
-import { DEMO_SITE_API_KEY, fake, onAnswer, onRequest, pad, UNKNOWN_ID, user, V1 } from './kit.ts';
+import {
+  DEMO_SITE_API_KEY,
+  dropFields,
+  fake,
+  lendKey,
+  onAnswer,
+  onRequest,
+  onStatus,
+  pad,
+  UNKNOWN_ID,
+  user,
+  V1,
+  V1_ANY,
+  V1_ASSIGN,
+  V1_GROUP,
+  V1_USER,
+} from './kit.ts';
 
 export const V1_DEPARTURES: Departure[] = [
   // --- v1 (seed 001) ---
@@ -8,21 +26,13 @@ export const V1_DEPARTURES: Departure[] = [
     name: 'GET /statistics answered without a key',
     seed: '001 Authentication: "Every endpoint requires header X-API-KEY"',
     catches: 'v1.auth.no-key.getStatistics',
-    rewrites: () => [
-      onRequest('GET', `${V1}/statistics`, (req) => {
-        req.headers['x-api-key'] ??= DEMO_SITE_API_KEY;
-      }),
-    ],
+    rewrites: () => [lendKey('GET', `${V1}/statistics`, 'x-api-key', DEMO_SITE_API_KEY)],
   },
   {
     name: 'a ban accepted without a key',
     seed: '001 Authentication: "Every endpoint requires header X-API-KEY"',
     catches: 'v1.auth.no-key.blockUser',
-    rewrites: () => [
-      onRequest('POST', `${V1}/users/blocked`, (req) => {
-        req.headers['x-api-key'] ??= DEMO_SITE_API_KEY;
-      }),
-    ],
+    rewrites: () => [lendKey('POST', `${V1}/users/blocked`, 'x-api-key', DEMO_SITE_API_KEY)],
   },
   {
     name: 'a wrong key accepted',
@@ -178,7 +188,7 @@ export const V1_DEPARTURES: Departure[] = [
     name: 'courses given at creation not assigned',
     seed: '001 Users: "courses integer[] (course IDs to assign)"',
     catches: 'v1.users.create.assigns',
-    rewrites: () => [onRequest('POST', `${V1}/users`, (req) => void delete (req.json as Json)?.courses)],
+    rewrites: () => [dropFields('POST', `${V1}/users`, 'courses')],
   },
   {
     name: 'a PATCH answered 200 but not kept',
@@ -187,7 +197,7 @@ export const V1_DEPARTURES: Departure[] = [
     rewrites: () => [
       fake(
         'PATCH',
-        /^\/openapi\/v1\/users\/[^/]+$/,
+        V1_USER,
         (req) => !req.path.includes('nobody'),
         () => ({ status: 200 }),
       ),
@@ -200,7 +210,7 @@ export const V1_DEPARTURES: Departure[] = [
     rewrites: () => [
       fake(
         'PATCH',
-        /^\/openapi\/v1\/users\/[^/]+$/,
+        V1_USER,
         (req) => (req.json as Json)?.email === 'not an e-mail',
         () => ({ status: 200 }),
       ),
@@ -213,7 +223,7 @@ export const V1_DEPARTURES: Departure[] = [
     rewrites: () => [
       fake(
         'POST',
-        /^\/openapi\/v1\/courses\/\d+\/assignments$/,
+        V1_ASSIGN,
         (req) => !req.path.includes(String(UNKNOWN_ID)),
         (req) => ({
           status: 200,
@@ -234,14 +244,7 @@ export const V1_DEPARTURES: Departure[] = [
     name: 'a 404 without the status field',
     seed: '001 Errors: "All errors use the error object {status, message, errors?, data?}"',
     catches: 'v1.not-found.getCourse',
-    rewrites: () => [
-      {
-        path: /^\/openapi\/v1\//,
-        response: (a) => {
-          a.status === 404 && delete (a.body as Json).status;
-        },
-      },
-    ],
+    rewrites: () => [onStatus(V1_ANY, 404, (b) => void delete b.status)],
   },
   {
     name: 'an unknown course answered 200',
@@ -253,29 +256,6 @@ export const V1_DEPARTURES: Departure[] = [
         `${V1}/courses/${UNKNOWN_ID}`,
         () => true,
         () => ({ status: 200, body: {} }),
-      ),
-    ],
-  },
-  {
-    name: 'user.created not recorded',
-    seed: '001 Events: "User/Created | user.created | a user is created"',
-    catches: 'v1.webhooks.user-created',
-    rewrites: () => [
-      onAnswer('GET', `${V1}/webhook/user.created/last`, (b) => {
-        b.body.user.email = 'someone-else@example.invalid';
-      }),
-    ],
-  },
-  {
-    name: 'group.user.created not emitted',
-    seed: '001 Events: "Group/User/Created | group.user.created | a user is added to a group"',
-    catches: 'v1.webhooks.group-user-created',
-    rewrites: () => [
-      fake(
-        'GET',
-        `${V1}/webhook/group.user.created/last`,
-        () => true,
-        () => ({ status: 404, body: { status: 404, message: 'No event' } }),
       ),
     ],
   },
@@ -294,7 +274,7 @@ export const V1_DEPARTURES: Departure[] = [
     seed: '001 Groups: "parentId integer or null (null removes the parent)"',
     catches: 'v1.groups.create-and-detach',
     rewrites: () => [
-      onRequest('PATCH', /^\/openapi\/v1\/groups\/\d+$/, (req) => {
+      onRequest('PATCH', V1_GROUP, (req) => {
         if ((req.json as Json)?.parentId === null) delete (req.json as Json).parentId;
       }),
     ],

@@ -1,12 +1,18 @@
-// Departures of the v2 data checks (conformance/checks/v2-data.ts): answers that lack content seed
-// 000 states, and write options accepted and not honoured.
+// Departures of the v2 data checks (conformance/checks/v2/read-content.ts, write-effects.ts):
+// answers that lack content seed 000 states, and write options accepted and not honoured.
 import type { Departure, Json } from './kit.ts';
-import { onAnswer, onRequest, V2 } from './kit.ts';
+import {
+  dropFields,
+  onAnswer,
+  onRequest,
+  V2,
+  V2_ASSIGN_GROUPS,
+  V2_USER,
+  V2_USER_ASSIGNMENTS,
+  V2_USER_CERTIFICATES,
+} from './kit.ts';
 
-const USER_DETAIL = /^\/api\/v2\/users\/\d+$/;
-const USER_ASSIGNMENTS = /^\/api\/v2\/users\/\d+\/courses\/assignments$/;
 const ASSIGN_USER = /^\/api\/v2\/courses\/\d+\/assignments\/users$/;
-const ASSIGN_GROUPS = /^\/api\/v2\/courses\/\d+\/assignments$/;
 
 export const V2_DATA_DEPARTURES: Departure[] = [
   {
@@ -14,7 +20,7 @@ export const V2_DATA_DEPARTURES: Departure[] = [
     seed: '000 get_user: "name, e-mail, role, group memberships, status"',
     catches: 'v2.users.detail.content',
     rewrites: () => [
-      onAnswer('GET', USER_DETAIL, (b) => {
+      onAnswer('GET', V2_USER, (b) => {
         delete b.groups;
       }),
     ],
@@ -24,7 +30,7 @@ export const V2_DATA_DEPARTURES: Departure[] = [
     seed: '000 get_user: "name, e-mail, role, group memberships, status"',
     catches: 'v2.users.detail.content',
     rewrites: () => [
-      onAnswer('GET', USER_DETAIL, (b) => {
+      onAnswer('GET', V2_USER, (b) => {
         delete b.status;
       }),
     ],
@@ -62,7 +68,7 @@ export const V2_DATA_DEPARTURES: Departure[] = [
     seed: '000 list_certificates: "certificates with issue dates and, when set, expiry dates"',
     catches: 'v2.users.certificates.expiry',
     rewrites: () => [
-      onAnswer('GET', /^\/api\/v2\/users\/\d+\/certificates$/, (b) => {
+      onAnswer('GET', V2_USER_CERTIFICATES, (b) => {
         for (const c of b.certificates ?? []) c.expiresAt = null;
       }),
     ],
@@ -71,11 +77,7 @@ export const V2_DATA_DEPARTURES: Departure[] = [
     name: 'assign_training drops the deadline',
     seed: '000 assign_training: "`<deadline>` integer optional, Unix seconds, omitted = no deadline"',
     catches: 'v2.assign.user.deadline',
-    rewrites: () => [
-      onRequest('POST', ASSIGN_USER, (req) => {
-        delete (req.json as Json)?.deadlineAt;
-      }),
-    ],
+    rewrites: () => [dropFields('POST', ASSIGN_USER, 'deadlineAt')],
   },
   {
     name: 'assign_training sets a deadline where none is given',
@@ -93,21 +95,13 @@ export const V2_DATA_DEPARTURES: Departure[] = [
     name: 'assign_training ignores the start',
     seed: '000 assign_training: "`<start>` integer optional, Unix seconds, omitted = assign immediately"',
     catches: 'v2.assign.user.start',
-    rewrites: () => [
-      onRequest('POST', ASSIGN_USER, (req) => {
-        delete (req.json as Json)?.startAt;
-      }),
-    ],
+    rewrites: () => [dropFields('POST', ASSIGN_USER, 'startAt')],
   },
   {
     name: 'bulk_assign drops the deadline',
     seed: '000 bulk_assign: "`<deadline>` integer optional, Unix seconds, applied to all"',
     catches: 'v2.assign.groups.deadline',
-    rewrites: () => [
-      onRequest('POST', ASSIGN_GROUPS, (req) => {
-        delete (req.json as Json)?.deadlineAt;
-      }),
-    ],
+    rewrites: () => [dropFields('POST', V2_ASSIGN_GROUPS, 'deadlineAt')],
   },
   {
     name: "a ban deletes the user's assignments",
@@ -119,7 +113,7 @@ export const V2_DATA_DEPARTURES: Departure[] = [
         onAnswer('POST', `${V2}/users/banned`, (_b, req) => {
           banned.add(Number((req.json as Json)?.userId));
         }),
-        onAnswer('GET', USER_ASSIGNMENTS, (b, req) => {
+        onAnswer('GET', V2_USER_ASSIGNMENTS, (b, req) => {
           if (!banned.has(Number(req.path.split('/')[4]))) return;
           b.assignments = [];
           b.totalCount = 0;

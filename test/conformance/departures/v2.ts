@@ -1,17 +1,28 @@
-// Departures from seed 000, the MCP backend under /api/v2.
+// Departures from seed 000, the MCP backend under /api/v2: the capabilities, the reads, the writes
+// and the AI flow (conformance/checks/v2/), and the probes of its keys, scopes and refusals
+// (conformance/checks/probes/). The v2 content judged by value: ./v2-data.ts.
 import type { Departure, Json } from './kit.ts';
 import {
   ABSENT,
   AI_TOOLS,
   accept,
+  actAs,
+  capabilitiesFor,
   fake,
-  keyOf,
+  lendKey,
   onAnswer,
   onRequest,
+  onStatus,
   pad,
   READ_KEY,
   UNKNOWN_ID,
   V2,
+  V2_ANY,
+  V2_ASSIGN_GROUPS,
+  V2_CHANGE_EMAIL,
+  V2_COURSE,
+  V2_REFINE,
+  V2_USER_ASSIGNMENTS,
   WRITE_KEY,
 } from './kit.ts';
 
@@ -21,57 +32,35 @@ export const V2_DEPARTURES: Departure[] = [
     name: 'v2 statistics answered without a key',
     seed: '000 Authentication 1: "Every request sends the key in header X-MCP-Key"; 5: "Missing ... key: 401"',
     catches: 'v2.auth.no-key.getStatistics',
-    rewrites: () => [
-      onRequest('GET', /^\/api\/v2\/statistics\//, (req) => {
-        req.headers['x-mcp-key'] ??= READ_KEY;
-      }),
-    ],
+    rewrites: () => [lendKey('GET', /^\/api\/v2\/statistics\//, 'x-mcp-key', READ_KEY)],
   },
   {
     name: 'a v2 401 with code AUTH_FAILED',
     seed: '000 Errors: "401 | UNAUTHORIZED | missing, invalid or revoked key"',
     catches: 'v2.auth.wrong-key',
     rewrites: () => [
-      {
-        path: /^\/api\/v2\//,
-        response: (a) => {
-          if (a.status === 401) (a.body as Json).code = 'AUTH_FAILED';
-        },
-      },
+      onStatus(V2_ANY, 401, (b) => {
+        b.code = 'AUTH_FAILED';
+      }),
     ],
   },
   {
     name: 'a read-only key assigns training',
     seed: '000 Write tools: "need write scope"',
     catches: 'v2.scope.read-key.assignUserToCourse',
-    rewrites: () => [
-      onRequest('POST', /^\/api\/v2\/courses\/[^/]+\/assignments\/users$/, (req) => {
-        if (keyOf(req) === READ_KEY) req.headers['x-mcp-key'] = WRITE_KEY;
-      }),
-    ],
+    rewrites: () => [actAs('POST', /^\/api\/v2\/courses\/[^/]+\/assignments\/users$/, READ_KEY, WRITE_KEY)],
   },
   {
     name: 'a read-only key polls generation jobs',
     seed: '000 AI tools: get_course_generation_status "permission: write scope"',
     catches: 'v2.scope.read-key.getGenerationJob',
-    rewrites: () => [
-      onRequest('GET', /^\/api\/v2\/ai\/courses\/generate\//, (req) => {
-        if (keyOf(req) === READ_KEY) req.headers['x-mcp-key'] = WRITE_KEY;
-      }),
-    ],
+    rewrites: () => [actAs('GET', /^\/api\/v2\/ai\/courses\/generate\//, READ_KEY, WRITE_KEY)],
   },
   {
     name: 'a 403 without code',
     seed: '000 Errors: "Error body shape: {error: string, code: string}"',
     catches: 'v2.scope.read-key.banUser',
-    rewrites: () => [
-      {
-        path: /^\/api\/v2\//,
-        response: (a) => {
-          a.status === 403 && delete (a.body as Json).code;
-        },
-      },
-    ],
+    rewrites: () => [onStatus(V2_ANY, 403, (b) => void delete b.code)],
   },
   {
     name: 'unbanning oneself allowed',
@@ -223,7 +212,7 @@ export const V2_DEPARTURES: Departure[] = [
     seed: '000 assign_training: "idempotent: re-assigning the same user is a no-op"',
     catches: 'v2.assign.user.idempotent',
     rewrites: () => [
-      onAnswer('GET', /^\/api\/v2\/users\/\d+\/courses\/assignments$/, (b) => {
+      onAnswer('GET', V2_USER_ASSIGNMENTS, (b) => {
         b.assignments = [...b.assignments, ...b.assignments];
       }),
     ],
@@ -235,7 +224,7 @@ export const V2_DEPARTURES: Departure[] = [
     rewrites: () => [
       fake(
         'POST',
-        /^\/api\/v2\/courses\/\d+\/assignments$/,
+        V2_ASSIGN_GROUPS,
         (req) => !req.path.includes(String(UNKNOWN_ID)) && Array.isArray((req.json as Json)?.groups),
         (req) => ({
           status: 200,
@@ -249,7 +238,7 @@ export const V2_DEPARTURES: Departure[] = [
     seed: '001 User: "email | unique across the site"; 000 change_user_email',
     catches: 'v2.users.email.change',
     rewrites: () => [
-      accept('POST', /^\/api\/v2\/users\/\d+\/email\/change$/, 409, (req) => ({
+      accept('POST', V2_CHANGE_EMAIL, 409, (req) => ({
         userId: 1,
         email: (req.json as Json).email,
         notificationSent: true,
@@ -264,7 +253,7 @@ export const V2_DEPARTURES: Departure[] = [
       const clones = new Set<number>();
       return [
         onAnswer('POST', `${V2}/courses/clone`, (b) => void clones.add(b.id)),
-        onAnswer('GET', /^\/api\/v2\/courses\/\d+$/, (b) => {
+        onAnswer('GET', V2_COURSE, (b) => {
           if (clones.has(b.id)) b.isDraft = false;
         }),
       ];
@@ -293,12 +282,8 @@ export const V2_DEPARTURES: Departure[] = [
     rewrites: () => {
       const refined = new Set<string>();
       return [
-        onAnswer(
-          'POST',
-          /^\/api\/v2\/ai\/courses\/\d+\/refine$/,
-          (_b, req) => void refined.add(req.path.split('/')[5] as string),
-        ),
-        onAnswer('GET', /^\/api\/v2\/courses\/\d+$/, (b) => {
+        onAnswer('POST', V2_REFINE, (_b, req) => void refined.add(req.path.split('/')[5] as string)),
+        onAnswer('GET', V2_COURSE, (b) => {
           if (refined.has(String(b.id)) && b.structure?.elements?.[0])
             b.structure.elements[0].title = 'Rewritten';
         }),
@@ -343,19 +328,15 @@ export const V2_DEPARTURES: Departure[] = [
     name: 'a read-only key offered ban_user',
     seed: '000 What the service does 3: "The tool list ... is filtered by key scope"',
     catches: 'v2.capabilities.tools-agree-with-scopes',
-    rewrites: () => [
-      onAnswer('GET', `${V2}/mcp/capabilities`, (b, req) => {
-        keyOf(req) === READ_KEY && b.tools.push('ban_user');
-      }),
-    ],
+    rewrites: () => [capabilitiesFor(READ_KEY, (b) => void b.tools.push('ban_user'))],
   },
   {
     name: 'tier read with a write scope',
     seed: '000 Authentication 4: "read | all keys treated as read-only, including keys issued with write"',
     catches: 'v2.capabilities.tools-agree-with-scopes',
     rewrites: () => [
-      onAnswer('GET', `${V2}/mcp/capabilities`, (b, req) => {
-        if (keyOf(req) === WRITE_KEY) b.tier = 'read';
+      capabilitiesFor(WRITE_KEY, (b) => {
+        b.tier = 'read';
       }),
     ],
   },

@@ -1,6 +1,21 @@
 // Legitimate variations: choices the seeds leave open, made otherwise than the kit made them.
 import type { Json, Variation } from './kit.ts';
-import { onAnswer, V1, V2 } from './kit.ts';
+import {
+  onAnswer,
+  onStatus,
+  restatus,
+  V1,
+  V1_ANY,
+  V1_ASSIGN,
+  V1_COURSE_ASSIGNMENTS,
+  V1_LAST_EVENT,
+  V1_USER_ASSIGNMENTS,
+  V2,
+  V2_ANY,
+  V2_GENERATION_JOB,
+  V2_USER,
+  V2_USER_CERTIFICATES,
+} from './kit.ts';
 
 /** Choices the seeds leave open ("not shown"), made otherwise than the kit made them. */
 export const VARIATIONS: Variation[] = [
@@ -8,43 +23,19 @@ export const VARIATIONS: Variation[] = [
     name: 'POST /users answers 200',
     choice: 'the success status of creating a user is not shown; the kit chose 201',
     noticedBy: 'v1.users.create.contract.assumed',
-    rewrites: () => [
-      {
-        method: 'POST',
-        path: `${V1}/users`,
-        response: (a) => {
-          if (a.status === 201) a.status = 200;
-        },
-      },
-    ],
+    rewrites: () => [restatus('POST', `${V1}/users`, 201, 200)],
   },
   {
     name: 'POST /groups answers 200',
     choice: 'the success status of creating a group is not shown; the kit chose 201',
     noticedBy: 'v1.groups.create-and-detach.assumed',
-    rewrites: () => [
-      {
-        method: 'POST',
-        path: `${V1}/groups`,
-        response: (a) => {
-          if (a.status === 201) a.status = 200;
-        },
-      },
-    ],
+    rewrites: () => [restatus('POST', `${V1}/groups`, 201, 200)],
   },
   {
     name: 'assigning a course answers 201',
     choice: 'the success status of POST /courses/{courseId}/assignments is not shown; the kit chose 200',
     noticedBy: 'v1.users.assign-and-list.assumed',
-    rewrites: () => [
-      {
-        method: 'POST',
-        path: /^\/openapi\/v1\/courses\/\d+\/assignments$/,
-        response: (a) => {
-          if (a.status === 200) a.status = 201;
-        },
-      },
-    ],
+    rewrites: () => [restatus('POST', V1_ASSIGN, 200, 201)],
   },
   {
     name: 'v1 without a key answers 403 {message}',
@@ -52,7 +43,7 @@ export const VARIATIONS: Variation[] = [
     noticedBy: 'v1.auth.no-key.listCourses.assumed',
     rewrites: () => [
       {
-        path: /^\/openapi\/v1\//,
+        path: V1_ANY,
         response: (a) => (a.status === 401 ? { status: 403, body: { message: 'Forbidden' } } : undefined),
       },
     ],
@@ -63,7 +54,7 @@ export const VARIATIONS: Variation[] = [
       'get_user gives "name, e-mail, role, group memberships, status"; the kit added language, occupation, location, timezone',
     noticedBy: 'v2.users.detail.contract.assumed',
     rewrites: () => [
-      onAnswer('GET', /^\/api\/v2\/users\/\d+$/, (b) => {
+      onAnswer('GET', V2_USER, (b) => {
         for (const k of ['language', 'occupation', 'location', 'timezone']) delete b[k];
       }),
     ],
@@ -75,7 +66,7 @@ export const VARIATIONS: Variation[] = [
     rewrites: () => {
       const seen = new Set<string>();
       return [
-        onAnswer('GET', /^\/api\/v2\/ai\/courses\/generate\/[^/]+$/, (b) => {
+        onAnswer('GET', V2_GENERATION_JOB, (b) => {
           if (seen.has(b.jobId)) return;
           seen.add(b.jobId);
           b.status = 'processing';
@@ -90,7 +81,7 @@ export const VARIATIONS: Variation[] = [
     noticedBy: 'v2.not-found.getUser.assumed',
     rewrites: () => [
       {
-        path: /^\/api\/v2\//,
+        path: V2_ANY,
         response: (a) =>
           a.status === 404
             ? { status: 422, body: { error: 'No such user.', code: 'USER_NOT_FOUND' } }
@@ -104,28 +95,16 @@ export const VARIATIONS: Variation[] = [
       'the 403 code for a missing scope is not shown ("varies per endpoint"); the kit chose WRITE_SCOPE_REQUIRED',
     noticedBy: 'v2.scope.read-key.banUser.assumed',
     rewrites: () => [
-      {
-        path: /^\/api\/v2\//,
-        response: (a) => {
-          if (a.status === 403 && (a.body as Json).code === 'WRITE_SCOPE_REQUIRED')
-            (a.body as Json).code = 'FORBIDDEN';
-        },
-      },
+      onStatus(V2_ANY, 403, (b) => {
+        if (b.code === 'WRITE_SCOPE_REQUIRED') b.code = 'FORBIDDEN';
+      }),
     ],
   },
   {
     name: 'clone_course answers 200',
     choice: 'the success status of cloning is not shown; the kit chose 201',
     noticedBy: 'v2.courses.clone.assumed',
-    rewrites: () => [
-      {
-        method: 'POST',
-        path: `${V2}/courses/clone`,
-        response: (a) => {
-          if (a.status === 201) a.status = 200;
-        },
-      },
-    ],
+    rewrites: () => [restatus('POST', `${V2}/courses/clone`, 201, 200)],
   },
   {
     name: 'ban and unban answer 204 without a body',
@@ -145,7 +124,7 @@ export const VARIATIONS: Variation[] = [
       'seed 001 lists {status, message, errors?, data?} and does not forbid other fields; the kit sends none',
     rewrites: () => [
       {
-        path: /^\/openapi\/v1\//,
+        path: V1_ANY,
         response: (a) => {
           const b = a.body as Json;
           if (a.status >= 400 && b && typeof b === 'object') b.code = `E${a.status}`;
@@ -159,7 +138,7 @@ export const VARIATIONS: Variation[] = [
       'seed 000 gives the error body {error, code} and does not forbid other fields; the kit sends none',
     rewrites: () => [
       {
-        path: /^\/api\/v2\//,
+        path: V2_ANY,
         response: (a) => {
           const b = a.body as Json;
           if (a.status >= 400 && b && typeof b === 'object') b.requestId = 'req-0001';
@@ -177,7 +156,7 @@ export const VARIATIONS: Variation[] = [
       return [
         onAnswer('GET', `${V1}/courses`, (b: Json) => b.courses?.forEach(tag)),
         onAnswer('GET', /^\/openapi\/v1\/courses\/\d+$/, (b: Json) => tag(b)),
-        onAnswer('GET', /^\/openapi\/v1\/users\/[^/]+\/assignments$/, (b: Json) =>
+        onAnswer('GET', V1_USER_ASSIGNMENTS, (b: Json) =>
           b.assignments?.forEach((x: Json) => {
             tag(x.course);
           }),
@@ -208,7 +187,7 @@ export const VARIATIONS: Variation[] = [
     name: 'webhook events carry an id beside occuredAt, type and body',
     choice: 'seed 001 gives the envelope occuredAt, type, body and does not forbid other fields',
     rewrites: () => [
-      onAnswer('GET', /^\/openapi\/v1\/webhook\/[^/]+\/last$/, (b: Json) => {
+      onAnswer('GET', V1_LAST_EVENT, (b: Json) => {
         b.id = 'evt_1';
         if (b.body?.user) b.body.user.avatar = null;
       }),
@@ -223,7 +202,7 @@ export const VARIATIONS: Variation[] = [
         b.user.avatar = null;
         b.scopes.admin = false;
       }),
-      onAnswer('GET', /^\/api\/v2\/users\/\d+$/, (b: Json) => {
+      onAnswer('GET', V2_USER, (b: Json) => {
         b.lastLoginAt = null;
         for (const g of b.groups ?? []) g.path = '/';
       }),
@@ -233,13 +212,13 @@ export const VARIATIONS: Variation[] = [
     name: 'generation jobs carry progress and a result with more than the course id',
     choice: 'seed 000 shows status, result.courseId and error.message and does not forbid more',
     rewrites: () => [
-      onAnswer('GET', /^\/api\/v2\/ai\/courses\/generate\/[^/]+$/, (b: Json) => {
+      onAnswer('GET', V2_GENERATION_JOB, (b: Json) => {
         b.progress = 100;
         if (b.result) b.result.title = 'x';
       }),
     ],
   },
-  // --- v1 assignments (v1-data) ---
+  // --- v1 assignments (conformance/checks/v1/assignments.ts) ---
   {
     name: 'assignments show assignAt as startsAt, assignedAt the moment of assigning',
     choice:
@@ -253,10 +232,7 @@ export const VARIATIONS: Variation[] = [
             a.assignedAt -= 3600;
           }
       };
-      return [
-        onAnswer('GET', /^\/openapi\/v1\/users\/[^/]+\/assignments$/, apart),
-        onAnswer('GET', /^\/openapi\/v1\/courses\/\d+\/assignments\/users$/, apart),
-      ];
+      return [onAnswer('GET', V1_USER_ASSIGNMENTS, apart), onAnswer('GET', V1_COURSE_ASSIGNMENTS, apart)];
     },
   },
   {
@@ -270,8 +246,8 @@ export const VARIATIONS: Variation[] = [
           for (const k of ['startedAt', 'finishedAt']) if (a[k] === null) delete a[k];
       };
       return [
-        onAnswer('GET', /^\/openapi\/v1\/users\/[^/]+\/assignments$/, leaveOut),
-        onAnswer('GET', /^\/openapi\/v1\/courses\/\d+\/assignments\/users$/, leaveOut),
+        onAnswer('GET', V1_USER_ASSIGNMENTS, leaveOut),
+        onAnswer('GET', V1_COURSE_ASSIGNMENTS, leaveOut),
       ];
     },
   },
@@ -291,7 +267,7 @@ export const VARIATIONS: Variation[] = [
             delete c.annotation;
           }
         }),
-        onAnswer('GET', /^\/api\/v2\/users\/\d+\/certificates$/, (b: Json) => {
+        onAnswer('GET', V2_USER_CERTIFICATES, (b: Json) => {
           for (const c of b.certificates ?? []) {
             c.issued = isoOf(c.issuedAt);
             c.validUntil = isoOf(c.expiresAt);

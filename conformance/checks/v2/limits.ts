@@ -7,14 +7,16 @@
 // the budget is no failure: the seed does not show the rate limit's value nor the failed-login
 // threshold, so the check is incomplete.
 import { randomBytes } from 'node:crypto';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { BUDGET, type Context, evidenceOf, fail, type KeyInfo, pass } from '../context.ts';
-import { type Exchange, retryAfterOf } from '../http.ts';
-import { Incomplete } from '../outcomes.ts';
-import type { Check, Verdict } from '../types.ts';
-import { judge, keyHeaders, readAssumed } from './helpers.ts';
-import { clonedCourse } from './v2-writes.ts';
+import { BUDGET, type Context, evidenceOf, fail, type KeyInfo, pass } from '../../context.ts';
+import { type Exchange, retryAfterOf } from '../../http.ts';
+import { Incomplete } from '../../outcomes.ts';
+import type { Check, Verdict } from '../../types.ts';
+import { codeOf, messageOf } from '../shared/body.ts';
+import { keyHeaders } from '../shared/discover.ts';
+import { clonedCourse } from '../shared/generation.ts';
+import { judge, mustPass, readAssumed } from '../shared/judge.ts';
+import { tail } from '../shared/keys.ts';
+import { connect } from '../shared/mcp-client.ts';
 
 /** Seed 000, Limits: "5 calls per key per day". */
 const AI_QUOTA_PER_KEY = 5;
@@ -30,13 +32,6 @@ const DRAIN_MS = 500;
 /** Three backoffs of 1, 2 and 4 s: a longer delay asked cannot be expected to be waited out. */
 const BACKOFF_SPAN_S = 7;
 
-const tail = (key: string) => `…${key.slice(-4)}`;
-const codeOf = (e: Exchange) => (e.body as { code?: unknown } | undefined)?.code;
-const messageOf = (e: Exchange) => {
-  const error = (e.body as { error?: unknown } | undefined)?.error;
-  return typeof error === 'string' ? error : e.text;
-};
-
 /** Seed 000, Errors: "A 429 carries the retry delay inside the error message text": a number of s, min or h. */
 const DELAY = /\b(\d+(?:\.\d+)?)\s*(s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?)\b/i;
 /** The delay a message states, in seconds. */
@@ -51,8 +46,7 @@ function delayIn(message: string): number | undefined {
 function judge429(ctx: Context, operationId: string, e: Exchange, code: string | undefined): Verdict {
   const want = `429${code ? ` ${code}` : ''}, the retry delay in the message`;
   if (e.status !== 429) return fail(`answered ${e.status}`, evidenceOf(e, want));
-  const verdict = judge(ctx.v2, operationId, e, [429]);
-  if (verdict.status !== 'pass') return verdict;
+  mustPass(judge(ctx.v2, operationId, e, [429]));
   if (code && codeOf(e) !== code)
     return fail(`the 429 has code ${JSON.stringify(codeOf(e))}`, evidenceOf(e, want));
   if (delayIn(messageOf(e)) === undefined)
@@ -110,16 +104,6 @@ const CHEAP_TOOLS: { name: string; arguments: Record<string, unknown> }[] = [
   { name: 'find_course', arguments: { query: 'a' } },
 ];
 
-async function connect(ctx: Context, key: string): Promise<Client> {
-  const client = new Client({ name: 'lmskit-conformance', version: '1' });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(ctx.config.mcpUrl as string), {
-      requestInit: { headers: { 'X-MCP-Key': key } },
-    }),
-  );
-  return client;
-}
-
 /** A wrong key shaped like the keys given (their 5-character prefix, 43 characters of base64url). */
 const wrongKey = (ctx: Context) =>
   `${ctx.config.mcpKeys[0]?.slice(0, 5) ?? 'lmcp_'}${randomBytes(32).toString('base64url')}`;
@@ -136,8 +120,7 @@ export const limitChecks: Check[] = [
     run: async (ctx) => {
       const k = ctx.readOnlyKey() as KeyInfo;
       const e = await exhaust(ctx, k.key);
-      const verdict = judge429(ctx, 'getCapabilities', e, 'MCP_RATE_LIMITED');
-      if (verdict.status !== 'pass') return verdict;
+      mustPass(judge429(ctx, 'getCapabilities', e, 'MCP_RATE_LIMITED'));
       // Seed 000: a per-key limit, so another key goes on while this one waits.
       const other = ctx.allKeys().find((o) => o.key !== k.key);
       if (!other) return pass();
@@ -308,8 +291,7 @@ export const limitChecks: Check[] = [
           log.push(c.tool);
           continue;
         }
-        const refused = judge429(ctx, c.op, e, undefined);
-        if (refused.status !== 'pass') return refused;
+        mustPass(judge429(ctx, c.op, e, undefined));
         const at = made();
         // Shared: once the quota is used, every other AI tool is refused too (these calls count for
         // nothing more: the day's quota is spent).
@@ -320,8 +302,7 @@ export const limitChecks: Check[] = [
               `${c.tool} was refused (429) after ${at} AI calls of key ${tail(key)}, yet ${other.tool} went on: the quota is shared by generation and refinement`,
               evidenceOf(o, '429: the quota is used'),
             );
-          const verdict = judge429(ctx, other.op, o, undefined);
-          if (verdict.status !== 'pass') return verdict;
+          mustPass(judge429(ctx, other.op, o, undefined));
         }
         return pass();
       }
@@ -349,8 +330,7 @@ export const limitChecks: Check[] = [
           waitOut429: false,
         });
         if (e.status === 401) continue;
-        const verdict = judge429(ctx, 'searchCourses', e, 'MCP_AUTH_RATE_LIMITED');
-        if (verdict.status !== 'pass') return verdict;
+        mustPass(judge429(ctx, 'searchCourses', e, 'MCP_AUTH_RATE_LIMITED'));
         const message = messageOf(e);
         // Seed 000: "message form: too many failed attempts, retry after <N>s".
         return /too many failed/i.test(message) && /retry after\s*\d+\s*(s|secs?|seconds?)\b/i.test(message)

@@ -1,26 +1,24 @@
-// v2 capabilities, licence and scope (seed 000, "Capabilities response", "Authentication",
-// "Tenant restrictions"): what each key is offered, checked against its scopes and tier.
-import { absentToolNames, loadTools } from '../../lib/tool-schemas.ts';
-import { type Context, evidenceOf, fail, type KeyInfo, pass, toolsOf } from '../context.ts';
-import { Incomplete } from '../outcomes.ts';
-import type { Check, Verdict } from '../types.ts';
-import { judge, readAssumed } from './helpers.ts';
-import { HARMLESS, roleHierarchyCheck, scopeChecks } from './probes.ts';
+// v2 capabilities and what each key is offered (seed 000, "Capabilities response",
+// "Authentication", "Tenant restrictions"): the capabilities as documented for every key, their
+// owner, the key format, no tool outside the catalogue, tools that agree with the key's scopes and
+// tier, and a tool withheld from a key refused by its backend call too. Read-only.
+import { type Context, evidenceOf, fail, type KeyInfo, pass, toolsOf } from '../../context.ts';
+import { Incomplete } from '../../outcomes.ts';
+import type { Check, Verdict } from '../../types.ts';
+import { HARMLESS } from '../probes/harmless.ts';
+import { judge, mustPass, readAssumed } from '../shared/judge.ts';
+import { who } from '../shared/keys.ts';
+import { ABSENT, AI_TOOLS, READ_TOOLS, TOOLS, WRITE_TOOLS } from '../shared/tools.ts';
 
 const area = (a: string) => `v2.${a}`;
-const TOOLS = loadTools();
-const READ_TOOLS = TOOLS.filter((t) => t['x-scope'] === 'read').map((t) => t.name);
-const WRITE_TOOLS = TOOLS.filter((t) => t['x-scope'] === 'write').map((t) => t.name);
-const AI_TOOLS = TOOLS.filter((t) => t['x-licence'].mcpAiAccess).map((t) => t.name);
-const ABSENT = absentToolNames();
 const needs = { mcpScope: 'read' as const };
 
-/** Every accepted key, those of other roles (`--role-key`) too. */
+/** A problem of any accepted key, those of other roles (`--role-key`) too, fails the check. */
 const eachKey = (ctx: Context, check: (k: KeyInfo) => string | null): Verdict => {
   if (!ctx.keys.length) throw new Incomplete('no MCP key was accepted');
   const problems = ctx.allKeys().flatMap((k) => {
     const p = check(k);
-    return p ? [`${k.role ? `the ${k.role} key` : `key …${k.key.slice(-4)}`}: ${p}`] : [];
+    return p ? [`${who(k)}: ${p}`] : [];
   });
   return problems.length ? fail(problems.join('; ')) : pass();
 };
@@ -42,8 +40,7 @@ export const v2AccessChecks: Check[] = [
     run: async (ctx) => {
       for (const k of ctx.allKeys()) {
         const e = await ctx.v2.call('getCapabilities', { headers: { 'x-mcp-key': k.key } });
-        const verdict = judge(ctx.v2, 'getCapabilities', e, [200]);
-        if (verdict.status !== 'pass') return verdict;
+        mustPass(judge(ctx.v2, 'getCapabilities', e, [200]));
       }
       return pass();
     },
@@ -61,8 +58,7 @@ export const v2AccessChecks: Check[] = [
           params: { userId: k.user.id },
           headers: { 'x-mcp-key': k.key },
         });
-        const verdict = judge(ctx.v2, 'getUser', e, [200]);
-        if (verdict.status !== 'pass') return verdict;
+        mustPass(judge(ctx.v2, 'getUser', e, [200]));
         const mail = readAssumed(e, "the user's e-mail", (b: { email?: string }) => b.email);
         if (mail.toLowerCase() !== k.user.email.toLowerCase())
           return fail(
@@ -158,16 +154,13 @@ export const v2AccessChecks: Check[] = [
           const e = await ctx.v2.callRaw(operationId, { ...request(ctx), headers: { 'x-mcp-key': key.key } });
           if (e.status !== 403)
             return fail(
-              `${key.role ? `the ${key.role} key` : `key …${key.key.slice(-4)}`} is not offered ${tools.join(', ')}, yet ${operationId} answered ${e.status}`,
+              `${who(key)} is not offered ${tools.join(', ')}, yet ${operationId} answered ${e.status}`,
               evidenceOf(e, '403: a tool the key is not offered is not callable through its backend either'),
             );
-          const verdict = judge(ctx.v2, operationId, e, [403]);
-          if (verdict.status !== 'pass') return verdict;
+          mustPass(judge(ctx.v2, operationId, e, [403]));
         }
       }
       return pass();
     },
   },
-  ...scopeChecks,
-  roleHierarchyCheck,
 ];

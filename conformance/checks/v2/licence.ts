@@ -2,22 +2,21 @@
 // restrictions; States and transitions > MCP key; Authentication 4-6; Errors). A licence state needs
 // a key of a tenant configured that way (`--tenant-key read|none|no-ai=KEY`, issued with read and
 // write), a revocation a revoked key (`--revoked-key KEY`, of the owner of the --mcp-key keys): opt-ins.
-// Every request these checks send is harmless (probes.ts, HARMLESS): its target does not exist or
+// Every request these checks send is harmless (../probes/harmless.ts): its target does not exist or
 // its body is invalid, so a deployment that ignored the licence would answer 404 or 400 and change
 // nothing. The scopes of the keys given are checked in every run.
-import { loadTools } from '../../lib/tool-schemas.ts';
-import { type Context, contractOf, evidenceOf, fail, type KeyInfo, pass, toolsOf } from '../context.ts';
-import type { Exchange } from '../http.ts';
-import { Incomplete } from '../outcomes.ts';
-import type { Check, Verdict } from '../types.ts';
-import { judge } from './helpers.ts';
-import { HARMLESS } from './probes.ts';
+import { type Context, contractOf, evidenceOf, fail, type KeyInfo, pass, toolsOf } from '../../context.ts';
+import type { Exchange } from '../../http.ts';
+import { Incomplete } from '../../outcomes.ts';
+import type { Check, Verdict } from '../../types.ts';
+import { HARMLESS, harmless } from '../probes/harmless.ts';
+import { codeOf, messageOf } from '../shared/body.ts';
+import { judge, mustPass } from '../shared/judge.ts';
+import { tail } from '../shared/keys.ts';
+import { AI_TOOLS, READ_TOOLS, WRITE_TOOLS } from '../shared/tools.ts';
 
-const TOOLS = loadTools();
-const isAi = (name: string) => TOOLS.find((t) => t.name === name)?.['x-licence'].mcpAiAccess === true;
-const READ_TOOLS = TOOLS.filter((t) => t['x-scope'] === 'read').map((t) => t.name);
-const WRITE_TOOLS = TOOLS.filter((t) => t['x-scope'] === 'write' && !isAi(t.name)).map((t) => t.name);
-const AI_TOOLS = TOOLS.filter((t) => isAi(t.name)).map((t) => t.name);
+/** The seven write tools: the write scope's tools but the AI ones, which the licence treats apart. */
+const PLAIN_WRITE_TOOLS = WRITE_TOOLS.filter((t) => !AI_TOOLS.includes(t));
 
 /** The v2 operations with a harmless request, by what they need of the licence and the key. */
 const OPS = [...contractOf('v2')]
@@ -36,24 +35,13 @@ const WRITE_OPS = OPS.filter((o) => o.scope === 'write' && !o.ai).map((o) => o.i
 /** What the seven AI tools call (seed 000: they need mcpAccess full and mcpAiAccess true). */
 const AI_OPS = OPS.filter((o) => o.ai).map((o) => o.id);
 
-const tail = (key: string) => `…${key.slice(-4)}`;
-
 /** The key of the tenant in that licence state (the runner skips the check when none is given). */
 const tenantKey = (ctx: Context, state: 'read' | 'none' | 'no-ai') =>
   ctx.config.tenantKeys?.[state] as string;
 
-/** An operation's harmless request (an unknown target, an invalid body) with that key. */
-const harmless = (ctx: Context, operationId: string, key: string) =>
-  ctx.v2.callRaw(operationId, {
-    ...(HARMLESS.v2[operationId] as (c: Context) => object)(ctx),
-    headers: { 'x-mcp-key': key },
-  });
-
-const codeOf = (e: Exchange) => (e.body as { code?: unknown } | undefined)?.code;
-const messageOf = (e: Exchange) => {
-  const error = (e.body as { error?: unknown } | undefined)?.error;
-  return typeof error === 'string' ? error : e.text;
-};
+/** Sends an operation's harmless request (an unknown target, an invalid body) with that key. */
+const sendHarmless = (ctx: Context, operationId: string, key: string) =>
+  ctx.v2.callRaw(operationId, { ...harmless('v2', operationId)(ctx), headers: { 'x-mcp-key': key } });
 
 /** Each operation refused with 403 (and, when given, this code), the body as documented. */
 async function refusedEach(
@@ -64,13 +52,12 @@ async function refusedEach(
   why: string,
 ): Promise<Verdict> {
   for (const operationId of operationIds) {
-    const e = await harmless(ctx, operationId, key);
+    const e = await sendHarmless(ctx, operationId, key);
     const want = `403${code ? ` ${code}` : ''}: ${why}`;
     if (e.status === 401) ctx.spent.failedLogins++;
     if (e.status !== 403)
       return fail(`${operationId} answered ${e.status}, not 403: ${why}`, evidenceOf(e, want));
-    const verdict = judge(ctx.v2, operationId, e, [403]);
-    if (verdict.status !== 'pass') return verdict;
+    mustPass(judge(ctx.v2, operationId, e, [403]));
     if (code && codeOf(e) !== code)
       return fail(`${operationId} answered 403 with code ${JSON.stringify(codeOf(e))}`, evidenceOf(e, want));
   }
@@ -84,8 +71,12 @@ async function capabilitiesOf(ctx: Context, key: string): Promise<{ e: Exchange;
   return verdict.status === 'pass' ? { e, info: { key, ...(e.body as Omit<KeyInfo, 'key'>) } } : { e };
 }
 
-/** Seed 000, Authentication 5: 401; the body is none (the text) or `{error, code: UNAUTHORIZED}` (the example). */
-function unauthorized(ctx: Context, operationId: string, e: Exchange): Verdict {
+/**
+ * Seed 000, Authentication 5: a revoked key gets 401; the body is none (the text) or one with `code:
+ * UNAUTHORIZED`. (Looser than ../shared/judge.ts `judgeUnauthorized`, which also wants `error` a
+ * string: `messageOf` always yields one.)
+ */
+function revokedRefused(ctx: Context, operationId: string, e: Exchange): Verdict {
   const want = '401, no body or {error, code: "UNAUTHORIZED"}';
   if (e.status !== 401) return fail(`the revoked key was answered ${e.status}`, evidenceOf(e, want));
   if (e.text && !(typeof messageOf(e) === 'string' && codeOf(e) === 'UNAUTHORIZED'))
@@ -141,7 +132,7 @@ export const licenceChecks: Check[] = [
       const offered = READ_OPS.filter((id) => toolsOf(id).some((t) => k.tools.includes(t)));
       if (!offered.length) throw new Incomplete(`the read-only key ${tail(k.key)} is offered no read tool`);
       for (const operationId of offered) {
-        const e = await harmless(ctx, operationId, k.key);
+        const e = await sendHarmless(ctx, operationId, k.key);
         const refused = notRefused(operationId, k, e, 'the read scope covers all read tools');
         if (refused) return refused;
       }
@@ -160,7 +151,7 @@ export const licenceChecks: Check[] = [
       const k = ctx.key('write') as KeyInfo;
       if (k.tier !== 'full')
         throw new Incomplete(`the write key ${tail(k.key)} is of a tenant at tier ${k.tier}, not full`);
-      const missing = missingAgainstSameOwner(ctx, k, [...READ_TOOLS, ...WRITE_TOOLS]);
+      const missing = missingAgainstSameOwner(ctx, k, [...READ_TOOLS, ...PLAIN_WRITE_TOOLS]);
       if (missing.length)
         return fail(
           `the write key ${tail(k.key)} is not offered ${missing.join(', ')}, which another key of its owner (user ${k.user.id}) is: the write scope adds the write tools to the read tools`,
@@ -169,7 +160,7 @@ export const licenceChecks: Check[] = [
       if (!offered.length) throw new Incomplete(`the write key ${tail(k.key)} is offered no write tool`);
       for (const operationId of [...offered, 'searchCourses']) {
         if (operationId === 'searchCourses' && !k.tools.includes('find_course')) continue;
-        const e = await harmless(ctx, operationId, k.key);
+        const e = await sendHarmless(ctx, operationId, k.key);
         const refused = notRefused(operationId, k, e, 'the write scope on tier full covers the write tools');
         if (refused) return refused;
       }
@@ -237,7 +228,7 @@ export const licenceChecks: Check[] = [
     run: async (ctx) => {
       const { e, info } = await capabilitiesOf(ctx, tenantKey(ctx, 'read'));
       if (!info) return judge(ctx.v2, 'getCapabilities', e, [200]);
-      const extra = info.tools.filter((t) => WRITE_TOOLS.includes(t) || AI_TOOLS.includes(t));
+      const extra = info.tools.filter((t) => PLAIN_WRITE_TOOLS.includes(t) || AI_TOOLS.includes(t));
       const problems = [
         ...(info.tier !== 'read' ? [`tier is ${JSON.stringify(info.tier)}`] : []),
         ...(info.scopes.write !== false ? ['scopes.write is not false'] : []),
@@ -261,14 +252,9 @@ export const licenceChecks: Check[] = [
     needs: { tenantKey: 'read' },
     run: async (ctx) => {
       const key = tenantKey(ctx, 'read');
-      const refused = await refusedEach(
-        ctx,
-        key,
-        WRITE_OPS,
-        undefined,
-        'a write with a key of a tenant at mcpAccess read',
+      mustPass(
+        await refusedEach(ctx, key, WRITE_OPS, undefined, 'a write with a key of a tenant at mcpAccess read'),
       );
-      if (refused.status !== 'pass') return refused;
       const read = await ctx.v2.call('searchCourses', {
         query: { query: 'a', limit: 5 },
         headers: { 'x-mcp-key': key },
@@ -348,14 +334,13 @@ export const licenceChecks: Check[] = [
     title: "a revoked key gets 401 on capabilities and on a tool's backend call",
     needs: { revokedKey: true },
     run: async (ctx) => {
-      const caps = unauthorized(ctx, 'getCapabilities', await revokedCapabilities(ctx));
-      if (caps.status !== 'pass') return caps;
+      mustPass(revokedRefused(ctx, 'getCapabilities', await revokedCapabilities(ctx)));
       ctx.spendFailedLogin();
       const e = await ctx.v2.call('searchCourses', {
         query: { query: 'a', limit: 5 },
         headers: { 'x-mcp-key': ctx.config.revokedKey as string },
       });
-      return unauthorized(ctx, 'searchCourses', e);
+      return revokedRefused(ctx, 'searchCourses', e);
     },
   },
   {
@@ -385,8 +370,7 @@ export const licenceChecks: Check[] = [
             evidenceOf(e, '200: each key has its own revoke control'),
           );
         }
-        const verdict = judge(ctx.v2, 'getCapabilities', e, [200]);
-        if (verdict.status !== 'pass') return verdict;
+        mustPass(judge(ctx.v2, 'getCapabilities', e, [200]));
       }
       return pass();
     },

@@ -1,94 +1,15 @@
-// Building blocks of checks: a request to an operation judged against the contract, and the
-// discoveries many checks share (an existing course, user or group), memoised per run. A discovery
-// that finds nothing because the deployment departs from a seed fails the check (`Departure`); one
-// that finds nothing on an empty deployment makes it incomplete.
-import { type Api, type Context, evidenceOf, fail, pass } from '../context.ts';
-import type { Exchange } from '../http.ts';
-import { Departure, Incomplete, Skipped } from '../outcomes.ts';
-import type { Check, Verdict } from '../types.ts';
+// Discoveries many checks share: an existing course, user or group of the deployment, memoised per
+// run, and the key to ask with. A discovery that finds nothing because the deployment departs from a
+// seed fails the check (`Departure`); one that finds nothing on an empty deployment makes it
+// incomplete.
+import { type Context, evidenceOf } from '../../context.ts';
+import { Departure, Incomplete, Skipped } from '../../outcomes.ts';
+import { judge, mustPass, readAssumed } from './judge.ts';
 
-export type Request = {
-  params?: Record<string, string | number>;
-  query?: Record<string, string | number>;
-  body?: unknown;
-  headers?: Record<string, string>;
-};
+/** An id no deployment hands out, for the 404 checks and the harmless requests. */
+export const UNKNOWN_ID = 999_999_937;
 
-const classOf = (status: number) => Math.floor(status / 100);
-
-/**
- * Judges an answer: one of the expected statuses, and valid against the contract. Where the contract
- * marks an expected status as the kit's choice (`x-assumed`, a success code "not shown"), another of
- * the same class passes the MUST and is noted as a departure from the kit's choice; so is a
- * difference on an assumed part of the body.
- */
-export function judge(api: Api, operationId: string, e: Exchange, expected: number[]): Verdict {
-  const { method, path } = api.operation(operationId);
-  const want = `${expected.join(' or ')} ${method} ${path}, valid against openapi/${api.name}`;
-  const assumed: string[] = [];
-  let as = e.status;
-  if (!expected.includes(e.status)) {
-    const alt =
-      e.status < 500
-        ? expected.find((x) => api.assumedStatus(operationId, x) && classOf(x) === classOf(e.status))
-        : undefined;
-    if (alt === undefined)
-      return fail(`answered ${e.status}, expected ${expected.join(' or ')}`, evidenceOf(e, want));
-    assumed.push(`${method} ${path} answered ${e.status} where the kit assumed ${alt}`);
-    if (!api.response(operationId, e.status)) as = alt;
-  }
-  const problems = api.problems(operationId, e, as);
-  if (problems.documented.length)
-    return fail('the answer departs from the contract', evidenceOf(e, want, problems.documented));
-  api.cover(operationId, as);
-  api.noteAssumed(
-    [...assumed, ...problems.assumed.map((p) => `${method} ${path}: ${p}`)],
-    evidenceOf(e, want, problems.assumed),
-  );
-  return pass();
-}
-
-/**
- * A check that calls one operation and judges the answer against the contract: the status, the
- * content type, the body; then `verify`, if any, judges what the answer says.
- */
-export function contractCheck(
-  spec: Omit<Check, 'run'> & {
-    api: 'v1' | 'v2';
-    operationId: string;
-    expect?: number[];
-    request: (ctx: Context) => Promise<Request | Verdict>;
-    verify?: (ctx: Context, e: Exchange) => Verdict | Promise<Verdict>;
-  },
-): Check {
-  const { api: apiName, operationId, expect = [200], request, verify, ...check } = spec;
-  return {
-    ...check,
-    run: async (ctx) => {
-      const req = await request(ctx);
-      if ('status' in req) return req;
-      const api = ctx[apiName];
-      const e = await api.callRaw(operationId, req);
-      const verdict = judge(api, operationId, e, expect);
-      return verdict.status === 'pass' && verify ? verify(ctx, e) : verdict;
-    },
-  };
-}
-
-/**
- * Reads a value from an answer through names only the kit assumed (most v2 payloads): when the
- * answer does not have them, the seed rule cannot be judged, and the check is incomplete.
- */
-export function readAssumed<T>(e: Exchange, what: string, read: (body: never) => T | undefined): T {
-  const value = e.body === undefined ? undefined : read(e.body as never);
-  if (value === undefined)
-    throw new Incomplete(
-      `${what} cannot be read from ${e.method} ${new URL(e.url).pathname}: the answer does not use the names the kit assumed`,
-    );
-  return value;
-}
-
-// Discoveries through v1 (site API key).
+// --- Through v1 (the site API key) ---
 
 /** A course id of the deployment, from the first page of GET /courses. */
 export const v1CourseId = (ctx: Context) =>
@@ -114,7 +35,47 @@ export const v1UserId = (ctx: Context) =>
     return id;
   });
 
-// Discoveries through v2.
+export type V1Course = { id: number; name: string; annotation?: string; isDraft?: boolean };
+
+/**
+ * The first page of v1's courses with what seed 001 gives of each (id, name, annotation, isDraft),
+ * the listing judged against the contract: what the v2 data checks look for in v2's answers.
+ */
+export const v1Courses = (ctx: Context) =>
+  ctx.once('v2data.v1Courses', async () => {
+    const e = await ctx.v1.call('listCourses', { headers: ctx.v1Headers() });
+    mustPass(judge(ctx.v1, 'listCourses', e, [200]));
+    const courses = (e.body as { courses?: V1Course[] }).courses ?? [];
+    if (!courses.length) throw new Incomplete('the deployment has no course (GET /courses lists none)');
+    return courses;
+  });
+
+/**
+ * The course the v2 data checks assign: the first published one v1 lists. Its v1 id is its v2 id
+ * (seed 001 and seed 000 both give a course an integer id; one platform serves both APIs), taken
+ * as it is rather than through find_course, whose field names are the kit's choice.
+ */
+export const courseToAssign = (ctx: Context) =>
+  ctx.once('v2data.course', async () => {
+    const courses = await v1Courses(ctx);
+    return courses.find((c) => c.isDraft === false) ?? (courses[0] as V1Course);
+  });
+
+/** A draft course of v1, from the first ten pages. */
+export const v1Draft = (ctx: Context) =>
+  ctx.once('v2data.v1Draft', async () => {
+    for (let offset = 0; offset < 200; offset += 20) {
+      const e = await ctx.v1.call('listCourses', { query: { offset }, headers: ctx.v1Headers() });
+      mustPass(judge(ctx.v1, 'listCourses', e, [200]));
+      const courses = (e.body as { courses?: V1Course[] }).courses ?? [];
+      const draft = courses.find((c) => c.isDraft === true);
+      if (draft) return draft;
+      if (courses.length < 20) break;
+    }
+    throw new Incomplete('the deployment has no draft course among its first 200 (GET /courses)');
+  });
+
+// --- Through v2 (an MCP key) ---
 
 /** Headers with a key offered a tool that calls this operation; skipped when no key given is. */
 export function keyHeaders(ctx: Context, operationId: string): Record<string, string> {
@@ -202,5 +163,30 @@ export async function v2User(ctx: Context, email: string) {
   return { id, detail, status };
 }
 
-/** An id no deployment hands out, for the 404 checks. */
-export const UNKNOWN_ID = 999_999_937;
+/** A user's detail through get_user, judged, and their status (its field name the kit's choice). */
+export async function userStatus(ctx: Context, userId: number) {
+  const e = await ctx.v2.call('getUser', { params: { userId }, headers: keyHeaders(ctx, 'getUser') });
+  mustPass(judge(ctx.v2, 'getUser', e, [200]));
+  return { e, status: readAssumed(e, "the user's status", (b: { status?: string }) => b.status) };
+}
+
+/** The course ids and deadlines of a user's or a group's assignments through v2, judged (names the kit assumed). */
+export async function assignmentsOf(ctx: Context, target: { userId: number } | { groupId: number }) {
+  const e =
+    'userId' in target
+      ? await ctx.v2.call('listUserAssignments', {
+          params: { userId: target.userId },
+          headers: keyHeaders(ctx, 'listUserAssignments'),
+        })
+      : await ctx.v2.call('listGroupAssignments', {
+          params: { groupId: target.groupId },
+          headers: keyHeaders(ctx, 'listGroupAssignments'),
+        });
+  mustPass(judge(ctx.v2, 'userId' in target ? 'listUserAssignments' : 'listGroupAssignments', e, [200]));
+  const rows = readAssumed(
+    e,
+    'the assignments',
+    (b: { assignments?: { courseId: number; deadlineAt?: number | null }[] }) => b.assignments,
+  );
+  return { e, rows, courses: [...new Set(rows.map((r) => r.courseId))].sort((a, b) => a - b) };
+}

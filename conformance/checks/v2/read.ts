@@ -1,29 +1,21 @@
-// v2, read-only (seed 000, "Read tools" and "Limits"): every read operation against the contract,
-// each with a key that is offered the tool; the search rule verified on the results; the documented
-// limits; the leaderboard's order; the audit log's filters. Most v2 payloads are the kit's choice
-// (the seed: "result payload fields of read tools: not shown"), so a rule read through them makes
-// the check incomplete, not failed, when the deployment names its fields otherwise.
-import { type Context, evidenceOf, fail, pass } from '../context.ts';
-import type { Exchange } from '../http.ts';
-import { Incomplete } from '../outcomes.ts';
-import type { Check } from '../types.ts';
-import {
-  contractCheck,
-  judge,
-  keyHeaders,
-  ownerId,
-  type Request,
-  readAssumed,
-  UNKNOWN_ID,
-  v2CourseId,
-  v2GroupId,
-} from './helpers.ts';
+// v2 reads (seed 000, "Read tools" and "Limits"): every read operation against the contract, each
+// with a key that is offered the tool; the search rule verified on the results (a substring of the
+// name or e-mail, case-insensitive); the documented limits; the leaderboard's order. Most v2 payloads
+// are the kit's choice (the seed: "result payload fields of read tools: not shown"), so a rule read
+// through them makes the check incomplete, not failed, when the deployment names its fields
+// otherwise. The audit log's reads are in ./audit.ts.
+import { type Context, evidenceOf, fail, pass } from '../../context.ts';
+import type { Exchange } from '../../http.ts';
+import { Incomplete } from '../../outcomes.ts';
+import type { Check } from '../../types.ts';
+import { keyHeaders, ownerId, v2CourseId, v2GroupId } from '../shared/discover.ts';
+import { contractCheck, judge, mustPass, type Request, readAssumed } from '../shared/judge.ts';
 
-const needs = { mcpScope: 'read' as const };
-const area = (a: string) => `v2.${a}`;
+export const needs = { mcpScope: 'read' as const };
+export const area = (a: string) => `v2.${a}`;
 
 /** A contract check of one read operation, with a key offered the tool. */
-const read = (
+export const read = (
   id: string,
   a: string,
   operationId: string,
@@ -46,18 +38,17 @@ const read = (
     },
   });
 
-const call = async (ctx: Context, operationId: string, req: Request) => {
+/** Calls a read operation with a key offered its tool; the check fails unless it answers 200 as documented. */
+export const call = async (ctx: Context, operationId: string, req: Request) => {
   const e = await ctx.v2.callRaw(operationId, { ...req, headers: keyHeaders(ctx, operationId) });
-  return { e, verdict: judge(ctx.v2, operationId, e, [200]) };
+  mustPass(judge(ctx.v2, operationId, e, [200]));
+  return e;
 };
 
 type User = { id: number; name: string; email: string };
 const usersOf = (e: Exchange) => readAssumed(e, 'the users found', (b: { users?: User[] }) => b.users);
 const coursesOf = (e: Exchange) =>
   readAssumed(e, 'the courses found', (b: { courses?: { id: number; name: string }[] }) => b.courses);
-type Entry = { id: number; createdAt: number; author: { id: number } | null };
-const entriesOf = (e: Exchange) =>
-  readAssumed(e, 'the audit entries', (b: { entries?: Entry[] }) => b.entries);
 
 /** The owner of the key used for find_user. */
 const searcher = (ctx: Context) => {
@@ -67,8 +58,11 @@ const searcher = (ctx: Context) => {
   return key.user;
 };
 
-/** Seed 000, Limits: asking for more than the maximum never yields more (a 400, or capped). */
-function limitChecks(
+/**
+ * Seed 000, Limits: asking for more than the maximum never yields more (a 400, or capped), and
+ * without a limit no more than the default come.
+ */
+export function pageLimitChecks(
   id: string,
   a: string,
   operationId: string,
@@ -94,8 +88,7 @@ function limitChecks(
           headers: keyHeaders(ctx, operationId),
         });
         if (e.status >= 400 && e.status < 500) return judge(ctx.v2, operationId, e, [400]);
-        const verdict = judge(ctx.v2, operationId, e, [200]);
-        if (verdict.status !== 'pass') return verdict;
+        mustPass(judge(ctx.v2, operationId, e, [200]));
         const n = list(e).length;
         return n <= max
           ? pass()
@@ -117,8 +110,7 @@ function limitChecks(
       title: `without a limit, ${operationId} yields at most ${dflt} entries`,
       needs,
       run: async (ctx) => {
-        const { e, verdict } = await call(ctx, operationId, { query });
-        if (verdict.status !== 'pass') return verdict;
+        const e = await call(ctx, operationId, { query });
         const n = list(e).length;
         return n <= dflt
           ? pass()
@@ -148,8 +140,7 @@ export const v2ReadChecks: Check[] = [
     needs,
     run: async (ctx) => {
       const me = searcher(ctx);
-      const { e, verdict } = await call(ctx, 'searchUsers', { query: { query: me.email, limit: 50 } });
-      if (verdict.status !== 'pass') return verdict;
+      const e = await call(ctx, 'searchUsers', { query: { query: me.email, limit: 50 } });
       return usersOf(e).some((u) => u.id === me.id)
         ? pass()
         : fail(
@@ -168,8 +159,7 @@ export const v2ReadChecks: Check[] = [
     run: async (ctx) => {
       const me = searcher(ctx);
       const part = me.name.slice(0, Math.min(4, me.name.length)).toUpperCase();
-      const { e, verdict } = await call(ctx, 'searchUsers', { query: { query: part, limit: 50 } });
-      if (verdict.status !== 'pass') return verdict;
+      const e = await call(ctx, 'searchUsers', { query: { query: part, limit: 50 } });
       return usersOf(e).some((u) => u.id === me.id)
         ? pass()
         : fail(
@@ -188,8 +178,7 @@ export const v2ReadChecks: Check[] = [
     run: async (ctx) => {
       const me = searcher(ctx);
       const query = (me.name.split(/\s+/)[0] ?? me.name).slice(0, 12);
-      const { e, verdict } = await call(ctx, 'searchUsers', { query: { query, limit: 50 } });
-      if (verdict.status !== 'pass') return verdict;
+      const e = await call(ctx, 'searchUsers', { query: { query, limit: 50 } });
       const odd = usersOf(e).filter((u) => !lower(`${u.name} ${u.email}`).includes(lower(query)));
       return odd.length
         ? fail(
@@ -199,7 +188,7 @@ export const v2ReadChecks: Check[] = [
         : pass();
     },
   },
-  ...limitChecks('v2.users.search', 'users', 'searchUsers', '000/limits.search', usersOf, 50, 20, {
+  ...pageLimitChecks('v2.users.search', 'users', 'searchUsers', '000/limits.search', usersOf, 50, 20, {
     query: '@',
   }),
   read(
@@ -228,13 +217,11 @@ export const v2ReadChecks: Check[] = [
     run: async (ctx) => {
       const courseId = await v2CourseId(ctx);
       const detail = await call(ctx, 'getCourse', { params: { courseId } });
-      if (detail.verdict.status !== 'pass') return detail.verdict;
-      const name = readAssumed(detail.e, "the course's name", (b: { name?: string }) => b.name);
+      const name = readAssumed(detail, "the course's name", (b: { name?: string }) => b.name);
       const word = name.split(/\s+/).find((w) => w.length >= 3) ?? name;
-      const { e, verdict } = await call(ctx, 'searchCourses', {
+      const e = await call(ctx, 'searchCourses', {
         query: { query: word.toUpperCase(), limit: 50 },
       });
-      if (verdict.status !== 'pass') return verdict;
       const courses = coursesOf(e);
       if (!courses.some((c) => c.id === courseId))
         return fail(
@@ -250,9 +237,18 @@ export const v2ReadChecks: Check[] = [
         : pass();
     },
   },
-  ...limitChecks('v2.courses.search', 'courses', 'searchCourses', '000/limits.search', coursesOf, 50, 20, {
-    query: 'e',
-  }),
+  ...pageLimitChecks(
+    'v2.courses.search',
+    'courses',
+    'searchCourses',
+    '000/limits.search',
+    coursesOf,
+    50,
+    20,
+    {
+      query: 'e',
+    },
+  ),
   read(
     'v2.courses.detail.contract',
     'courses',
@@ -327,8 +323,7 @@ export const v2ReadChecks: Check[] = [
     title: 'the leaderboard lists the top learners first: ranks ascending, points not increasing',
     needs,
     run: async (ctx) => {
-      const { e, verdict } = await call(ctx, 'getLeaderboard', { query: { limit: 50 } });
-      if (verdict.status !== 'pass') return verdict;
+      const e = await call(ctx, 'getLeaderboard', { query: { limit: 50 } });
       type Leader = { rank: number; points: number; coursesCompleted: number };
       const leaders = readAssumed(e, 'the leaders', (b: { leaders?: Leader[] }) => b.leaders);
       const out = leaders.findIndex((b, i) => {
@@ -346,7 +341,7 @@ export const v2ReadChecks: Check[] = [
           );
     },
   },
-  ...limitChecks(
+  ...pageLimitChecks(
     'v2.statistics.leaders',
     'statistics',
     'getLeaderboard',
@@ -354,120 +349,5 @@ export const v2ReadChecks: Check[] = [
     (e) => readAssumed(e, 'the leaders', (b: { leaders?: unknown[] }) => b.leaders),
     50,
     10,
-  ),
-  read(
-    'v2.audit.contract',
-    'audit',
-    'listAuditLog',
-    ['000/audit.window', '000/audit.date-format', '000/capabilities.filtered'],
-    'the audit log, filtered by a YYYY-MM-DD window, answers as documented',
-    async () => ({
-      query: { 'fields[createdAt][from]': '2000-01-01', 'fields[createdAt][to]': '2100-12-31' },
-    }),
-  ),
-  {
-    id: 'v2.audit.filter-author',
-    area: area('audit'),
-    level: 'MUST',
-    rules: ['000/audit.filters'],
-    title: "fields[author] keeps only that author's entries (none for a user who never acted)",
-    needs,
-    run: async (ctx) => {
-      const all = await call(ctx, 'listAuditLog', {});
-      if (all.verdict.status !== 'pass') return all.verdict;
-      const entries = entriesOf(all.e);
-      if (!entries.length)
-        throw new Incomplete('the audit log is empty: run with --allow-writes to give it entries');
-      const none = await call(ctx, 'listAuditLog', { query: { 'fields[author]': UNKNOWN_ID } });
-      if (none.verdict.status !== 'pass') return none.verdict;
-      if (entriesOf(none.e).length)
-        return fail(
-          `fields[author]=${UNKNOWN_ID}, an id no user has, still lists entries`,
-          evidenceOf(none.e, 'no entries'),
-        );
-      const author = entries.find((x) => x.author)?.author?.id;
-      if (author === undefined) return pass();
-      const theirs = await call(ctx, 'listAuditLog', { query: { 'fields[author]': author } });
-      if (theirs.verdict.status !== 'pass') return theirs.verdict;
-      const got = entriesOf(theirs.e);
-      const odd = got.filter((x) => x.author?.id !== author);
-      return got.length && !odd.length
-        ? pass()
-        : fail(
-            `fields[author]=${author} lists ${got.length} entries, ${odd.length} by someone else`,
-            evidenceOf(theirs.e, `only entries by ${author}, at least one`),
-          );
-    },
-  },
-  {
-    id: 'v2.audit.filter-window',
-    area: area('audit'),
-    level: 'MUST',
-    rules: ['000/audit.window', '000/audit.date-format'],
-    title: 'fields[createdAt][from|to] keep only entries in the window (ISO date or YYYY-MM-DD)',
-    needs,
-    run: async (ctx) => {
-      const all = await call(ctx, 'listAuditLog', {});
-      if (all.verdict.status !== 'pass') return all.verdict;
-      if (!entriesOf(all.e).length)
-        throw new Incomplete('the audit log is empty: run with --allow-writes to give it entries');
-      const before = await call(ctx, 'listAuditLog', { query: { 'fields[createdAt][to]': '1990-01-01' } });
-      if (before.verdict.status !== 'pass') return before.verdict;
-      if (entriesOf(before.e).length)
-        return fail('a window ending 1990-01-01 still lists entries', evidenceOf(before.e, 'no entries'));
-      const after = await call(ctx, 'listAuditLog', {
-        query: { 'fields[createdAt][from]': '2100-01-01T00:00:00Z' },
-      });
-      if (after.verdict.status !== 'pass') return after.verdict;
-      if (entriesOf(after.e).length)
-        return fail(
-          'a window starting 2100-01-01T00:00:00Z still lists entries',
-          evidenceOf(after.e, 'no entries'),
-        );
-      const around = await call(ctx, 'listAuditLog', {
-        query: { 'fields[createdAt][from]': '2000-01-01', 'fields[createdAt][to]': '2100-12-31' },
-      });
-      if (around.verdict.status !== 'pass') return around.verdict;
-      return entriesOf(around.e).length
-        ? pass()
-        : fail('a window from 2000 to 2100 lists no entries', evidenceOf(around.e, 'the entries'));
-    },
-  },
-  {
-    id: 'v2.audit.paging',
-    area: area('audit'),
-    level: 'SHOULD',
-    rules: ['000/audit.offset'],
-    assumption:
-      'the audit log pages by `limit` and `offset`, newest first (the seed names them <limit> and <offset>)',
-    title: 'the audit log pages by limit and offset without overlap, newest first',
-    needs,
-    run: async (ctx) => {
-      const first = await call(ctx, 'listAuditLog', { query: { limit: 2, offset: 0 } });
-      if (first.verdict.status !== 'pass') return first.verdict;
-      const second = await call(ctx, 'listAuditLog', { query: { limit: 2, offset: 2 } });
-      if (second.verdict.status !== 'pass') return second.verdict;
-      const [a, b] = [entriesOf(first.e), entriesOf(second.e)];
-      if (a.length > 2 || b.some((x) => a.some((y) => y.id === x.id)))
-        return fail(
-          'offset 2 repeats entries of offset 0, or limit 2 gives more',
-          evidenceOf(second.e, 'the next entries'),
-        );
-      const times = [...a, ...b].map((x) => x.createdAt);
-      return times.every((t, i) => i === 0 || t <= (times[i - 1] as number))
-        ? pass()
-        : fail('the entries are not newest first', evidenceOf(first.e, 'createdAt not increasing'));
-    },
-  },
-  ...limitChecks(
-    'v2.audit',
-    'audit',
-    'listAuditLog',
-    '000/limits.audit',
-    entriesOf,
-    250,
-    50,
-    {},
-    'the wire name of the audit log limit is `limit` (the seed says <limit>)',
   ),
 ];
