@@ -14,8 +14,8 @@
 //   mixed load was 4-6 MB lower with 2, at the same CPU a request.
 // TypeScript sources are loaded through tsx in this same process (no build step, and signals
 // reach the command itself rather than a wrapper). The installed package ships the commands an
-// integrator runs (mock, mcp, conformance); docs, generate and lint work on the kit's own sources
-// and exist in a clone only.
+// integrator runs (mock, mcp, conformance); docs, generate, lint and export work on the kit's own
+// sources and exist in a clone only.
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -28,6 +28,10 @@ const commands = {
     help: 'check a deployment against the contracts (--help for options)',
   },
   docs: { script: 'scripts/build-docs.ts', help: 'build the static docs site into docs/site/' },
+  export: {
+    script: 'scripts/export.ts',
+    help: 'export a contract for another tool: --for dredd (--help for options)',
+  },
   generate: { script: 'scripts/generate.ts', help: 'regenerate types and bundled specs into generated/' },
   lint: { script: 'scripts/lint.ts', help: 'lint the contracts and the code' },
   mcp: {

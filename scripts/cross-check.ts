@@ -7,6 +7,8 @@
 // 2. The main v1 flows, written as Arazzo workflows, run with `redocly respect` against the mock.
 // 3. The MCP tool server in front of the mock, judged by the official MCP conformance suite and the
 //    MCP Inspector CLI (scripts/mcp-official-checks.ts).
+// 4. Dredd 14 on the three contracts as `lmskit export --for dredd` writes them, with
+//    tools/dredd/hooks.js, against a fresh mock process of its own (scripts/dredd-checks.ts).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer, request as httpRequest } from 'node:http';
 import { join } from 'node:path';
@@ -16,6 +18,7 @@ import { runChecks } from '../conformance/runner.ts';
 import { freePort } from '../lib/net.ts';
 import { bundlePath, ROOT } from '../lib/paths.ts';
 import { DEMO_SITE_API_KEY, demoMcpKey } from '../mock/seed/demo.ts';
+import { runDredd } from './dredd-checks.ts';
 import { runOfficialMcpChecks } from './mcp-official-checks.ts';
 
 const children: ChildProcess[] = [];
@@ -61,7 +64,7 @@ await start(
     '--port',
     String(mockPort),
     '--admin-token',
-    'cross',
+    'cross-check-admin-token',
     '--rate-limit',
     '0',
   ],
@@ -69,7 +72,7 @@ await start(
 );
 await fetch(`${mock}/__admin/tenants/demo/ai`, {
   method: 'PATCH',
-  headers: { authorization: 'Bearer cross', 'content-type': 'application/json' },
+  headers: { authorization: 'Bearer cross-check-admin-token', 'content-type': 'application/json' },
   body: JSON.stringify({ generationMinSeconds: 0, generationMaxSeconds: 0 }),
 });
 const prismArgs = (api: 'v1' | 'v2', port: number, upstream: string) => [
@@ -155,15 +158,22 @@ console.log("\nThe MCP tool server, checked by the MCP project's own tools");
 const mcpProblems = await runOfficialMcpChecks(mock);
 for (const p of mcpProblems) console.log(`✗ ${p}`);
 stop();
+
+console.log(
+  '\nDredd 14 on the exported contracts (lmskit export --for dredd, tools/dredd/hooks.js) against a fresh mock',
+);
+const dredd = await runDredd();
+for (const p of dredd.problems) console.log(`✗ ${p}`);
 const ok =
   failed.length === 0 &&
   report.results.some((r) => r.status === 'pass') &&
   respectCode === 0 &&
-  mcpProblems.length === 0;
+  mcpProblems.length === 0 &&
+  dredd.problems.length === 0;
 const passed = report.results.filter((r) => r.status === 'pass').length;
 console.log(
   ok
-    ? `\ncross-check: ${passed} checks agree with Prism, the Arazzo workflows pass, and the MCP conformance suite and Inspector pass the tool server`
+    ? `\ncross-check: ${passed} checks agree with Prism, the Arazzo workflows pass, the MCP conformance suite and Inspector pass the tool server, and Dredd passes ${dredd.counts.reduce((n, c) => n + c.passing, 0)} transactions (${dredd.counts.reduce((n, c) => n + c.skipped, 0)} skipped)`
     : '\ncross-check FAILED',
 );
 process.exit(ok ? 0 : 1);

@@ -1,0 +1,636 @@
+// The contracts as Dredd 14 runs them: `lmskit export --for dredd` (scripts/export.ts), with
+// tools/dredd/hooks.js (docs/conformance.md, "With Dredd"). Dredd 14.1.0, its last release (November
+// 2021), loads the OpenAPI 3.1 contracts only with warnings, then sends each request once for every
+// documented status, compares `Content-Type` as text, reads a parameter's `examples` as nothing and
+// checks an answer against its example alone (docs/adr-0001-no-dredd.md). The export is the bundled
+// contract as an OpenAPI 3.0.3 document with
+// - schemas in 3.0's words: `type: [T, 'null']` → `type: T, nullable: true`, several types → `anyOf`,
+//   a `{type: 'null'}` → 3.0.3's null-only schema, `const` → `enum`, a schema's `examples` → `example`,
+//   numeric exclusive bounds → the boolean form; what 3.0 lacks (`if`/`then`/`else`,
+//   `unevaluatedProperties`, a `$ref`'s siblings, ...) and every `x-` extension dropped. A schema
+//   3.0 cannot say is loosened, never tightened: whatever the contract accepts, the export accepts;
+// - one example each: a parameter's or a media type's `examples` become its first one as `example`;
+// - one response each: the operation's first 2xx, without headers, JSON as
+//   `application/json; charset=utf-8` (what the mock, through Express, sends); and with the contract's
+//   own schema of that answer as JSON Schema draft-07 (`x-dredd-body-schema`), which the hooks hand to
+//   Dredd, since it takes no schema from an OpenAPI 3 document;
+// - the plan of each API (`DREDD_PLANS`): an order, and demo records where the contract's examples name
+//   none, in which every operation succeeds on a fresh demo tenant; what only an earlier answer can
+//   give; the one upload; and what cannot run (`x-dredd-skipped`, with the reason);
+// - no webhooks, and only the components still referred to.
+import { HTTP_METHODS, type Node, operations, resolveRef } from './spec-walk.ts';
+
+export const DREDD_APIS = ['v1', 'v2', 'admin'] as const;
+export type DreddApi = (typeof DREDD_APIS)[number];
+
+/** What the kit's mock sends with every JSON answer; Dredd expects the documented media type verbatim. */
+export const MOCK_JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+/** A value taken from an earlier operation's answer (tools/dredd/hooks.js). */
+export interface AnswerPointer {
+  operationId: string;
+  /** JSON Pointer into that answer's body. */
+  pointer: string;
+}
+
+/**
+ * What only an earlier answer of the same run can give (an id the platform makes): path parameters
+ * by name, and top-level properties of the JSON request body.
+ */
+export interface FromAnswer {
+  path?: Record<string, AnswerPointer>;
+  body?: Record<string, AnswerPointer>;
+}
+
+/** One file of a multipart/form-data request, which the hooks build (Dredd 14 makes none itself). */
+export interface MultipartFile {
+  field: string;
+  filename: string;
+  contentType: string;
+  /** The file's bytes. */
+  base64: string;
+  why: string;
+}
+
+/** An example the export puts in place of the contract's, and why. */
+export interface DemoValue {
+  example: unknown;
+  why: string;
+}
+
+/**
+ * How an API runs under Dredd against a fresh demo tenant, one transaction per operation in document
+ * order. Each entry says why; the export carries the reasons (`x-dredd-skipped`, `x-dredd-demo`).
+ */
+export interface DreddPlan {
+  /** Operations that cannot run as one request on the demo, by operationId, and why: hooks skip them. */
+  skipped: Record<string, string>;
+  /** Operations that must run before the rest, in this order (their paths are moved to the front). */
+  first: string[];
+  /** Parameter components whose example names a record the demo lacks: the demo record instead. */
+  parameters: Record<string, DemoValue>;
+  /** The same for one operation's parameter (by operationId, then parameter name). */
+  operationParameters: Record<string, Record<string, DemoValue>>;
+  /** Request bodies for operations whose contract gives no request example that succeeds on the demo. */
+  bodies: Record<string, DemoValue>;
+  /** Values that only an earlier answer can give, by operationId. */
+  fromAnswer: Record<string, FromAnswer>;
+  /** Multipart uploads, by operationId. */
+  multipart: Record<string, MultipartFile>;
+}
+
+export const DREDD_PLANS: Record<DreddApi, DreddPlan> = {
+  v1: {
+    skipped: {},
+    first: [],
+    parameters: {},
+    operationParameters: {},
+    bodies: {},
+    fromAnswer: {},
+    multipart: {},
+  },
+  v2: {
+    skipped: {},
+    first: [],
+    parameters: {
+      UserId: {
+        example: 6,
+        why: 'the contract’s example, user 42, is no demo user; 6 is the demo learner lena, whom the demo write key’s owner (ada, administrator) may ban and edit',
+      },
+      QuestionId: {
+        example: 27,
+        why: 'the contract’s example, 102, is no demo question; 27 is the single-choice question of demo course 7',
+      },
+    },
+    operationParameters: {},
+    bodies: {
+      banUser: {
+        example: { userId: 6 },
+        why: 'the contract gives no request example, and a body made from the schema’s examples names user 42, no demo user',
+      },
+    },
+    fromAnswer: {
+      processSourceMaterial: {
+        body: {
+          sessionId: { operationId: 'uploadSourceMaterial', pointer: '/sessionId' },
+          fileId: { operationId: 'uploadSourceMaterial', pointer: '/fileId' },
+        },
+      },
+      getGenerationJob: { path: { jobId: { operationId: 'generateCourse', pointer: '/jobId' } } },
+    },
+    multipart: {
+      uploadSourceMaterial: {
+        field: 'file',
+        filename: 'policy.png',
+        contentType: 'image/png',
+        // A PNG's signature and the start of its first chunk: typed PNG by its content, no text to read.
+        base64: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]).toString('base64'),
+        why: 'Dredd 14 makes no multipart/form-data body from an OpenAPI 3 description (it would send none): the hooks send this file',
+      },
+    },
+  },
+  admin: {
+    skipped: {},
+    // A fresh demo first; then a webhook receiver, so that publishing a course makes a delivery to read
+    // and redeliver; faults cleared before one is made, so that deleting it finds it.
+    first: ['resetState', 'createWebhookReceiver', 'clearFaults', 'createFault'],
+    parameters: {
+      RequestId: {
+        example: 'req_1',
+        why: 'the contract’s example, req_42, is journaled only once the mock has had 42 requests; req_1 once it has had one',
+      },
+    },
+    operationParameters: {
+      publishCourse: {
+        courseId: {
+          example: 46,
+          why: 'the contract’s example, course 7, is published already, and publishing it again sends no event; 46 is a draft of the demo, whose publication makes the webhook delivery read below',
+        },
+      },
+    },
+    bodies: {},
+    fromAnswer: {
+      getMcpKey: { path: { keyId: { operationId: 'createMcpKey', pointer: '/id' } } },
+      revokeMcpKey: { path: { keyId: { operationId: 'createMcpKey', pointer: '/id' } } },
+      getWebhookDelivery: {
+        path: { deliveryId: { operationId: 'listWebhookDeliveries', pointer: '/deliveries/0/id' } },
+      },
+      redeliverWebhookDelivery: {
+        path: { deliveryId: { operationId: 'listWebhookDeliveries', pointer: '/deliveries/0/id' } },
+      },
+      deleteWebhookReceiver: {
+        path: { receiverId: { operationId: 'createWebhookReceiver', pointer: '/id' } },
+      },
+      deleteFault: { path: { faultId: { operationId: 'createFault', pointer: '/id' } } },
+    },
+    multipart: {},
+  },
+};
+
+/** JSON Schema 2020-12 keywords with no OpenAPI 3.0 counterpart: dropped. */
+const DROPPED_KEYWORDS = new Set([
+  '$schema',
+  '$id',
+  '$anchor',
+  '$dynamicRef',
+  '$dynamicAnchor',
+  '$defs',
+  '$comment',
+  'if',
+  'then',
+  'else',
+  'dependentRequired',
+  'dependentSchemas',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  'prefixItems',
+  'contains',
+  'minContains',
+  'maxContains',
+  'propertyNames',
+  'patternProperties',
+  'contentEncoding',
+  'contentMediaType',
+  'contentSchema',
+]);
+
+/** One 3.1 schema in 3.0.3's words (a new object; the input is left alone). */
+export function schemaTo30(schema: Node): Node {
+  if (typeof schema !== 'object' || schema === null) return schema;
+  if (schema.$ref) return { $ref: schema.$ref };
+  const out: Node = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key.startsWith('x-') || DROPPED_KEYWORDS.has(key)) continue;
+    switch (key) {
+      case 'properties':
+        out.properties = Object.fromEntries(
+          Object.entries(value as Node).map(([name, s]) => [name, schemaTo30(s as Node)]),
+        );
+        break;
+      case 'items':
+      case 'not':
+        out[key] = schemaTo30(value as Node);
+        break;
+      case 'additionalProperties':
+        out[key] = typeof value === 'object' ? schemaTo30(value as Node) : value;
+        break;
+      case 'allOf':
+      case 'oneOf':
+      case 'anyOf':
+        out[key] = (value as Node[]).map(schemaTo30);
+        break;
+      case 'const':
+        if (!('enum' in schema)) out.enum = [value];
+        break;
+      case 'examples':
+        if (!('example' in schema) && Array.isArray(value) && value.length) out.example = value[0];
+        break;
+      case 'exclusiveMinimum':
+      case 'exclusiveMaximum': {
+        const bound = key === 'exclusiveMinimum' ? 'minimum' : 'maximum';
+        if (typeof value === 'number') {
+          out[bound] = value;
+          out[key] = true;
+        } else out[key] = value;
+        break;
+      }
+      default:
+        out[key] = value;
+    }
+  }
+  nullableTypes(out);
+  if (out.type === 'array' && !out.items) out.items = {};
+  return out;
+}
+
+/**
+ * The one schema OpenAPI 3.0.3 has for `null` alone (its clarification of `nullable`: a type, made
+ * nullable, whose only value is `null`).
+ */
+export const NULL_ONLY = { type: 'string', nullable: true, enum: [null] } as const;
+
+/**
+ * `type: [T, 'null']` → `type: T, nullable: true`; several types → `anyOf` of each (and of
+ * {@link NULL_ONLY} where `null` is one of them: 3.0.3's `nullable` needs a `type` beside it);
+ * `type: 'null'` (a `oneOf` branch, say) → {@link NULL_ONLY}.
+ */
+function nullableTypes(out: Node) {
+  if (out.type === 'null') {
+    Object.assign(out, NULL_ONLY);
+    return;
+  }
+  if (!Array.isArray(out.type)) return;
+  const types = (out.type as string[]).filter((t) => t !== 'null');
+  const nullable = types.length < out.type.length;
+  if (types.length === 1) {
+    out.type = types[0];
+    if (nullable) out.nullable = true;
+    return;
+  }
+  delete out.type;
+  if (types.length === 0) {
+    Object.assign(out, NULL_ONLY);
+    return;
+  }
+  const items = out.items ?? {};
+  delete out.items;
+  out.anyOf = [
+    ...types.map((t) => (t === 'array' ? { type: 'array', items } : { type: t })),
+    ...(nullable ? [{ ...NULL_ONLY }] : []),
+  ];
+}
+
+/**
+ * Where an answer's media type carries its draft-07 schema, and where the export keeps the definitions
+ * those schemas refer to: `#/x-dredd-json-schema/definitions/<name>`, a pointer that resolves in the
+ * export itself and in the schema the hooks give Dredd (the same key at its root).
+ */
+export const BODY_SCHEMA = 'x-dredd-body-schema';
+export const JSON_SCHEMA_ROOT = 'x-dredd-json-schema';
+const DEFINITIONS_POINTER = `#/${JSON_SCHEMA_ROOT}/definitions/`;
+
+/** The `format`s Dredd's validator (ajv 6) knows; it refuses a schema naming any other. */
+const DRAFT07_FORMATS = new Set([
+  'date',
+  'time',
+  'date-time',
+  'uri',
+  'uri-reference',
+  'uri-template',
+  'url',
+  'email',
+  'hostname',
+  'ipv4',
+  'ipv6',
+  'regex',
+  'uuid',
+  'json-pointer',
+  'relative-json-pointer',
+]);
+
+/**
+ * One 2020-12 schema of the contract as JSON Schema draft-07, the newest Dredd validates an answer
+ * with: references to the export's definitions (`#/x-dredd-json-schema/definitions/`), a `$ref`'s
+ * siblings kept in force through `allOf` (draft-07 ignores them), `prefixItems` as an `items` array,
+ * `dependentRequired` as `dependencies`; dropped, so loosened: `unevaluatedProperties`,
+ * `unevaluatedItems`, and the formats ajv 6 does not know (it refuses a schema naming one).
+ */
+export function schemaToDraft07(schema: Node): Node {
+  if (Array.isArray(schema)) return schema.map(schemaToDraft07);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const out: Node = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key.startsWith('x-') || key === 'unevaluatedProperties' || key === 'unevaluatedItems') continue;
+    if (key === '$ref') out.$ref = (value as string).replace('#/components/schemas/', DEFINITIONS_POINTER);
+    else if (key === 'format' && !DRAFT07_FORMATS.has(value as string)) continue;
+    else if (key === 'prefixItems') {
+      out.items = (value as Node[]).map(schemaToDraft07);
+      if (schema.items !== undefined) out.additionalItems = schemaToDraft07(schema.items);
+    } else if (key === 'items' && schema.prefixItems) continue;
+    else if (key === 'dependentRequired') out.dependencies = value;
+    else if (key === 'properties' || key === 'patternProperties' || key === '$defs')
+      out[key === '$defs' ? 'definitions' : key] = Object.fromEntries(
+        Object.entries(value as Node).map(([name, s]) => [name, schemaToDraft07(s as Node)]),
+      );
+    else if (
+      key === 'enum' ||
+      key === 'const' ||
+      key === 'examples' ||
+      key === 'default' ||
+      key === 'example'
+    )
+      out[key] = value;
+    else out[key] = typeof value === 'object' ? schemaToDraft07(value as Node) : value;
+  }
+  if (out.$ref && Object.keys(out).length > 1) {
+    const { $ref, ...siblings } = out;
+    return { ...siblings, allOf: [{ $ref }, ...(siblings.allOf ?? [])] };
+  }
+  return out;
+}
+
+/** A parameter with one `example` (the first of `examples`, else its schema's). */
+function parameterTo30(spec: Node, parameter: Node): Node {
+  if (parameter.$ref) return { $ref: parameter.$ref };
+  const out: Node = {};
+  for (const [key, value] of Object.entries(parameter)) {
+    if (key.startsWith('x-') || key === 'examples') continue;
+    out[key] = key === 'schema' ? schemaTo30(value as Node) : value;
+  }
+  const example =
+    firstExample(spec, parameter) ?? parameter.schema?.example ?? parameter.schema?.examples?.[0];
+  if (example !== undefined) out.example = example;
+  return out;
+}
+
+/** The node's own `example`, else the value of the first of its `examples` (a map of Example Objects). */
+function firstExample(spec: Node, node: Node): unknown {
+  if (node.example !== undefined) return node.example;
+  const first = Object.values((node.examples ?? {}) as Node)[0] as Node | undefined;
+  return first ? resolveRef(spec, first)?.value : undefined;
+}
+
+/**
+ * A media type with its schema in 3.0's words and one `example`; an answer's also with the contract's
+ * schema as JSON Schema draft-07 in `x-dredd-body-schema`, for the hooks to hand to Dredd.
+ */
+function mediaTypeTo30(spec: Node, media: Node, response: boolean): Node {
+  const out: Node = {};
+  if (media.schema) out.schema = schemaTo30(media.schema);
+  const example = firstExample(spec, media);
+  if (example !== undefined) out.example = example;
+  if (response && media.schema) out[BODY_SCHEMA] = schemaToDraft07(media.schema);
+  return out;
+}
+
+function contentTo30(spec: Node, content: Node | undefined, response: boolean): Node | undefined {
+  if (!content) return undefined;
+  return Object.fromEntries(
+    Object.entries(content).map(([type, media]) => [
+      response && type === 'application/json' ? MOCK_JSON_CONTENT_TYPE : type,
+      mediaTypeTo30(spec, media as Node, response),
+    ]),
+  );
+}
+
+function requestBodyTo30(spec: Node, body: Node): Node {
+  if (body.$ref) return { $ref: body.$ref };
+  const out: Node = { ...stripExtensions(body) };
+  out.content = contentTo30(spec, body.content, false);
+  return out;
+}
+
+/** A response in 3.0's words: its content as the mock sends it, without headers. */
+function responseTo30(spec: Node, response: Node): Node {
+  const resolved = resolveRef(spec, response) ?? {};
+  const out: Node = { description: resolved.description ?? '' };
+  const content = contentTo30(spec, resolved.content, true);
+  if (content) out.content = content;
+  return out;
+}
+
+function stripExtensions(node: Node): Node {
+  return Object.fromEntries(Object.entries(node).filter(([k]) => !k.startsWith('x-')));
+}
+
+/** The operation's first 2xx status, and that response alone. */
+function successResponse(spec: Node, operation: Node): Node {
+  const status = Object.keys(operation.responses ?? {})
+    .filter((s) => /^2\d\d$/.test(s))
+    .sort()[0];
+  if (!status) throw new Error(`${operation.operationId} documents no 2xx response`);
+  return { [status]: responseTo30(spec, operation.responses[status]) };
+}
+
+/**
+ * An optional query parameter whose name is no plain word (v2's `fields[author]`): Dredd 14 cannot
+ * expand a URI template with it (it reports the template ambiguous and drops the transaction), so the
+ * export leaves the parameter out and Dredd sends the request without it.
+ */
+function unexpandable(spec: Node, parameter: Node): boolean {
+  const p = resolveRef(spec, parameter) ?? {};
+  return p.in === 'query' && !p.required && !/^[A-Za-z0-9._~-]+$/.test(p.name);
+}
+
+function parametersTo30(spec: Node, parameters: Node[]): Node[] {
+  return parameters.filter((p) => !unexpandable(spec, p)).map((p) => parameterTo30(spec, p));
+}
+
+function operationTo30(spec: Node, plan: DreddPlan, operation: Node, pathParameters: Node[]): Node {
+  const out: Node = {};
+  for (const [key, value] of Object.entries(operation)) {
+    if (key.startsWith('x-') || key === 'callbacks') continue;
+    if (key === 'parameters') out.parameters = parametersTo30(spec, value as Node[]);
+    else if (key === 'requestBody') out.requestBody = requestBodyTo30(spec, value as Node);
+    else if (key === 'responses') out.responses = successResponse(spec, operation);
+    else out[key] = value;
+  }
+  const id = operation.operationId as string;
+  // A demo value for one operation's parameter: an inline copy in the operation, which overrides the
+  // path's parameter of that name (OpenAPI: an operation's parameter overrides the path item's).
+  for (const [name, demo] of Object.entries(plan.operationParameters[id] ?? {})) {
+    const all = [...pathParameters, ...(operation.parameters ?? [])].map((p) => resolveRef(spec, p) ?? {});
+    const parameter = all.find((p) => p.name === name);
+    if (!parameter)
+      throw new Error(`the Dredd plan gives ${id} the parameter ${name}, which it does not take`);
+    out.parameters = [
+      ...(out.parameters ?? []).filter((p: Node) => resolveRef(spec, p)?.name !== name),
+      { ...parameterTo30(spec, parameter), example: demo.example, 'x-dredd-demo': demo.why },
+    ];
+  }
+  const body = plan.bodies[id];
+  if (body) {
+    const requestBody = resolveRef(spec, operation.requestBody);
+    if (!requestBody?.content?.['application/json'])
+      throw new Error(`the Dredd plan gives ${id} a JSON body, which the contract does not take`);
+    out.requestBody = requestBodyTo30(spec, requestBody);
+    Object.assign(out.requestBody.content['application/json'], {
+      example: body.example,
+      'x-dredd-demo': body.why,
+    });
+  }
+  if (plan.skipped[id]) out['x-dredd-skipped'] = plan.skipped[id];
+  if (plan.fromAnswer[id]) out['x-dredd-from-answer'] = plan.fromAnswer[id];
+  const upload = plan.multipart[id];
+  if (upload) {
+    if (!resolveRef(spec, operation.requestBody)?.content?.['multipart/form-data'])
+      throw new Error(`the Dredd plan gives ${id} a multipart body, which the contract does not take`);
+    const { why, ...file } = upload;
+    out['x-dredd-multipart'] = file;
+    out['x-dredd-demo'] = why;
+  }
+  return out;
+}
+
+/** Every `#/components/...` reference reachable from `root`, following references into components. */
+function reachableComponents(doc: Node, root: Node): Set<string> {
+  const seen = new Set<string>();
+  const visit = (node: unknown) => {
+    if (Array.isArray(node)) node.forEach(visit);
+    else if (node && typeof node === 'object') {
+      const ref = (node as Node).$ref;
+      if (typeof ref === 'string' && ref.startsWith('#/components/') && !seen.has(ref)) {
+        seen.add(ref);
+        visit(resolveRef(doc, { $ref: ref }));
+      }
+      for (const value of Object.values(node)) visit(value);
+    }
+  };
+  visit(root);
+  return seen;
+}
+
+/** The plan's operationIds and parameter names, each one the contract has. */
+function checkPlan(spec: Node, api: DreddApi, plan: DreddPlan) {
+  const ids = new Set(operations(spec).map((o) => o.operation.operationId as string));
+  const named = [
+    ...Object.keys(plan.skipped),
+    ...plan.first,
+    ...Object.keys(plan.bodies),
+    ...Object.keys(plan.operationParameters),
+    ...Object.keys(plan.multipart),
+    ...Object.keys(plan.fromAnswer),
+    ...Object.values(plan.fromAnswer).flatMap((f) =>
+      [...Object.values(f.path ?? {}), ...Object.values(f.body ?? {})].map((a) => a.operationId),
+    ),
+  ];
+  for (const id of named)
+    if (!ids.has(id)) throw new Error(`the Dredd plan of ${api} names ${id}, which ${api} does not have`);
+  for (const name of Object.keys(plan.parameters))
+    if (!spec.components?.parameters?.[name])
+      throw new Error(`the Dredd plan of ${api} names the parameter ${name}, which ${api} does not have`);
+}
+
+/**
+ * The bundled OpenAPI 3.1 contract of `api` as an OpenAPI 3.0.3 document for Dredd 14 (see the top of
+ * this file). `spec` is left alone.
+ */
+export function dreddExport(spec: Node, api: DreddApi, plan: DreddPlan = DREDD_PLANS[api]): Node {
+  checkPlan(spec, api, plan);
+  // Paths in the contract's order, those holding an operation of `plan.first` moved to the front.
+  const rankOf = (id: string | undefined) => {
+    const i = id ? plan.first.indexOf(id) : -1;
+    return i < 0 ? plan.first.length : i;
+  };
+  const rank = (item: Node) => Math.min(...HTTP_METHODS.map((m) => rankOf(item[m]?.operationId)));
+  const pathEntries = Object.entries(spec.paths as Node).sort(([, a], [, b]) => rank(a) - rank(b));
+
+  const paths: Node = {};
+  for (const [path, item] of pathEntries) {
+    const out: Node = {};
+    const methods = HTTP_METHODS.filter((m) => item[m]).sort(
+      (a, b) => rankOf(item[a].operationId) - rankOf(item[b].operationId),
+    );
+    for (const [key, value] of Object.entries(item as Node)) {
+      // A path item's summary would become the name Dredd gives the transaction's resource, where
+      // the hooks look for the path: the path item keeps none (nor its description).
+      if (key.startsWith('x-') || key === 'summary' || key === 'description') continue;
+      if ((HTTP_METHODS as readonly string[]).includes(key)) continue;
+      out[key] = key === 'parameters' ? parametersTo30(spec, value as Node[]) : value;
+    }
+    for (const method of methods)
+      out[method] = operationTo30(spec, plan, item[method], (item.parameters ?? []) as Node[]);
+    paths[path] = out;
+  }
+
+  const converted: Node = {};
+  for (const [section, entries] of Object.entries((spec.components ?? {}) as Node)) {
+    if (section === 'examples' || section === 'headers') continue; // inlined, or dropped with the headers
+    converted[section] = Object.fromEntries(
+      Object.entries(entries as Node).map(([name, value]) => {
+        const v = value as Node;
+        switch (section) {
+          case 'schemas':
+            return [name, schemaTo30(v)];
+          case 'parameters': {
+            const p = parameterTo30(spec, v);
+            const demo = plan.parameters[name];
+            return [name, demo ? { ...p, example: demo.example, 'x-dredd-demo': demo.why } : p];
+          }
+          case 'requestBodies':
+            return [name, requestBodyTo30(spec, v)];
+          case 'responses':
+            return [name, responseTo30(spec, v)];
+          default:
+            return [name, stripExtensions(v)];
+        }
+      }),
+    );
+  }
+
+  const { summary: _summary, ...info } = stripExtensions(spec.info as Node);
+  if (info.license) {
+    const { identifier: _identifier, ...license } = info.license as Node;
+    info.license = license;
+  }
+  const doc: Node = {
+    openapi: '3.0.3',
+    info: {
+      ...info,
+      description: [
+        (info.description ?? '').trim(),
+        `Exported for Dredd 14 by \`lmskit export --for dredd\` from the OpenAPI 3.1 contract \`generated/openapi/${api}.json\`: OpenAPI 3.0.3, one example per parameter and body, each operation's first 2xx answer only, JSON answers as \`${MOCK_JSON_CONTENT_TYPE}\`, the operations in an order and with demo records (\`x-dredd-demo\` says where and why) in which they run on a fresh demo tenant.`,
+        `Run it with tools/dredd/hooks.js: it sends the keys, skips what \`x-dredd-skipped\` marks, fills what \`x-dredd-from-answer\` names from earlier answers, builds the upload \`x-dredd-multipart\` describes, and has each answer validated against the contract's schema (\`${BODY_SCHEMA}\`). docs/conformance.md, "With Dredd".`,
+      ]
+        .filter(Boolean)
+        .join('\n\n'),
+    },
+    ...(spec.servers ? { servers: spec.servers } : {}),
+    ...(spec.security ? { security: spec.security } : {}),
+    ...(spec.tags ? { tags: (spec.tags as Node[]).map(stripExtensions) } : {}),
+    paths,
+    components: converted,
+  };
+  // Only the components something still refers to (the error responses went with their statuses).
+  const used = reachableComponents(doc, { paths: doc.paths, security: doc.security });
+  for (const [section, entries] of Object.entries(converted)) {
+    if (section === 'securitySchemes') continue;
+    for (const name of Object.keys(entries as Node))
+      if (!used.has(`#/components/${section}/${name}`)) delete (entries as Node)[name];
+    if (!Object.keys(entries as Node).length) delete converted[section];
+  }
+  // The answers' draft-07 schemas refer to definitions by name: the contract's schemas of those names.
+  const definitions = new Set<string>();
+  const collect = (node: unknown) => {
+    if (Array.isArray(node)) node.forEach(collect);
+    else if (node && typeof node === 'object') {
+      const ref = (node as Node).$ref;
+      if (typeof ref === 'string' && ref.startsWith(DEFINITIONS_POINTER)) {
+        const name = ref.slice(DEFINITIONS_POINTER.length);
+        if (!definitions.has(name)) {
+          definitions.add(name);
+          collect(schemaToDraft07(spec.components.schemas[name]));
+        }
+      }
+      for (const value of Object.values(node)) collect(value);
+    }
+  };
+  collect(doc.paths);
+  doc[JSON_SCHEMA_ROOT] = {
+    $schema: 'http://json-schema.org/draft-07/schema#',
+    definitions: Object.fromEntries(
+      [...definitions].sort().map((name) => [name, schemaToDraft07(spec.components.schemas[name])]),
+    ),
+  };
+  return doc;
+}
