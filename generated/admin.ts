@@ -1412,6 +1412,7 @@ export interface components {
              */
             url: string;
             /**
+             * Format: password
              * @description The key of the HMAC-SHA256 signature in `X-Lmskit-Signature`. Never returned.
              * @example s3cret-signing-key
              */

@@ -23,13 +23,15 @@ import type { Result } from '../conformance/types.ts';
 import { createApp } from '../mock/app.ts';
 import { VirtualClock } from '../mock/domain/clock.ts';
 import { Platform } from '../mock/domain/platform.ts';
+import { mockAllowedHosts } from '../mock/http/hosts.ts';
 import { MAX_JOURNAL_SIZE } from '../mock/http/journal.ts';
-import { keepIdleConnections } from '../mock/http/keep-alive.ts';
+import { keepIdleConnections, REQUEST_TIMEOUTS } from '../mock/http/keep-alive.ts';
 import { answerClientErrors } from '../mock/http/refusals.ts';
 import { DEMO_TENANT, liveDemoKeys } from '../mock/seed/demo.ts';
 import { loadSeed, SEEDS } from '../mock/seed/index.ts';
 import { WebhookDispatcher } from '../mock/webhooks/dispatcher.ts';
 import { type AdminClient, createAdminClient } from './admin-client.ts';
+import { listensEverywhere } from './allowed-hosts.ts';
 import { expressServer } from './express-server.ts';
 import { ROOT } from './paths.ts';
 
@@ -42,6 +44,11 @@ export interface MockOptions {
   port?: number;
   /** Address to bind; default `127.0.0.1`. */
   host?: string;
+  /**
+   * Host names besides localhost's and `host` that requests may name in their Host header (as
+   * `--allowed-hosts`); a request naming any other is refused 403 (DNS rebinding).
+   */
+  allowedHosts?: string[];
   /**
    * The state to start from: `demo` (the default: the Demo Academy of docs/mock.md, 13 users, 48
    * courses, licence `full` with AI) or `empty` (the same tenant and site key with only its
@@ -109,6 +116,15 @@ export async function startMock(options: MockOptions = {}): Promise<Mock> {
       `startMock: journalSize takes a whole number from 1 to ${MAX_JOURNAL_SIZE}, not ${options.journalSize}`,
     );
 
+  let allowedHosts: string[];
+  try {
+    allowedHosts = mockAllowedHosts(host, options.allowedHosts ?? []);
+  } catch {
+    throw new Error(
+      `startMock: not a host name in host or allowedHosts: ${host} ${options.allowedHosts ?? ''}`,
+    );
+  }
+
   const seed = loadSeed(seedName);
   const platform = new Platform(new VirtualClock({ start: seed.now, frozen: clock === 'frozen' }), loadSeed);
   platform.load(seed, true);
@@ -119,11 +135,12 @@ export async function startMock(options: MockOptions = {}): Promise<Mock> {
     version: VERSION,
     limits: { requestsPerMinute: rateLimit },
     journalSize: options.journalSize,
+    allowedHosts,
   });
   const dispatcher = new WebhookDispatcher(platform);
   dispatcher.start();
 
-  const server = expressServer(app).listen(port, host);
+  const server = expressServer(app, REQUEST_TIMEOUTS).listen(port, host);
   answerClientErrors(server);
   keepIdleConnections(server);
   try {
@@ -136,7 +153,9 @@ export async function startMock(options: MockOptions = {}): Promise<Mock> {
     throw new Error(`startMock: cannot listen on ${host}:${port}: ${(error as Error).message}`);
   }
   const { port: bound } = server.address() as AddressInfo;
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${bound}`;
+  // Listening on every interface, the URL names 127.0.0.1, a host the Host check serves.
+  const shown = listensEverywhere(host) ? '127.0.0.1' : host;
+  const url = `http://${shown.includes(':') ? `[${shown}]` : shown}:${bound}`;
   const admin = createAdminClient(url, adminToken);
 
   let stopped: Promise<void> | undefined;

@@ -26,9 +26,36 @@ export function parseCommandLine<O extends NonNullable<ParseArgsConfig['options'
   }
 }
 
+/**
+ * An environment variable's value, where an empty one is an unset one: it gives the default, never a
+ * value that means something wider or weaker (an empty LMSKIT_HOST listened on every interface, an
+ * empty LMSKIT_RATE_LIMIT turned the limit off; docs/mock.md, Options).
+ */
+export function fromEnv(name: string): string | undefined {
+  const value = process.env[name];
+  return value === '' ? undefined : value;
+}
+
+/**
+ * Refuses a flag typed with an empty value (`--host ''`) in one sentence. Defaults come through
+ * `fromEnv`, which never answers an empty value, so an empty one here was typed on the command line.
+ */
+export function refuseEmptyFlags(values: Record<string, unknown>, help: string): void {
+  for (const [name, value] of Object.entries(values))
+    if (value === '') usageError(`--${name} takes a value; it is empty`, help);
+}
+
+/**
+ * A whole number written in digits alone, or undefined: `Number('')` and `Number(' ')` are 0, which
+ * for a limit means "off".
+ */
+export function wholeNumber(text: string): number | undefined {
+  return /^[0-9]{1,15}$/.test(text) ? Number(text) : undefined;
+}
+
 /** A TCP port from a flag or variable. */
 export function portOf(text: string, help: string): number {
-  const port = Number(text);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) usageError(`not a port: ${text}`, help);
+  const port = wholeNumber(text);
+  if (port === undefined || port > 65_535) usageError(`not a port: ${text}`, help);
   return port;
 }

@@ -8,11 +8,17 @@
 // Express's call finds nothing to change.
 // Node documents the two options for this use (`http.createServer`: "useful for extending the
 // original IncomingMessage / ServerResponse").
-import { createServer, IncomingMessage, type Server, ServerResponse } from 'node:http';
+import { createServer, IncomingMessage, type Server, type ServerOptions, ServerResponse } from 'node:http';
 import type { Express } from 'express';
 
-/** The server `app.listen` would make, with requests and answers born with the app's prototypes. */
-export function expressServer(app: Express): Server {
+/**
+ * The server `app.listen` would make, with requests and answers born with the app's prototypes;
+ * `options` are Node's other server options (timeouts, say).
+ */
+export function expressServer(
+  app: Express,
+  options: Omit<ServerOptions, 'IncomingMessage' | 'ServerResponse'> = {},
+): Server {
   // Plain constructor functions: a class's `prototype` cannot be replaced, and the object `new`
   // makes must already have the app's prototype when Node's constructor runs on it.
   function ExpressRequest(this: IncomingMessage, socket: ConstructorParameters<typeof IncomingMessage>[0]) {
@@ -25,6 +31,7 @@ export function expressServer(app: Express): Server {
   ExpressResponse.prototype = app.response;
   return createServer(
     {
+      ...options,
       IncomingMessage: ExpressRequest as unknown as typeof IncomingMessage,
       ServerResponse: ExpressResponse as unknown as typeof ServerResponse,
     },

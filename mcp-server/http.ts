@@ -2,21 +2,49 @@
 // which is forwarded to the backend with the client's address, so each key sees its own tool list
 // (cached briefly per key) and each client's failed logins count against that client alone.
 // Security model (docs/mcp.md, "Security"): the Host header must name an allowed host (DNS
-// rebinding), a browser's Origin must be an allowed origin (answered with CORS), the body is bounded,
-// and every answer, refusals included, is JSON-RPC.
+// rebinding), a browser's Origin must be an allowed origin (answered with CORS), the key is checked
+// before the body is read (a client that has not authenticated costs no buffered body), the body and
+// the time a request may take to arrive are bounded, uploads read only inside the upload root, and
+// every answer, refusals included, is JSON-RPC.
 import { createHash } from 'node:crypto';
-import { hostHeaderValidation } from '@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js';
+import type { ServerOptions } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
+import { allowedHostsFor, hostCheck, hostRefusalMessage } from '../lib/allowed-hosts.ts';
+import { clientAddressOf, TRUST_NONE, type TrustProxy, trustProxyOf } from '../lib/client-address.ts';
 import { Backend, type BackendOptions } from './backend.ts';
 import { HttpExchange } from './http-exchange.ts';
 import { idOf, RpcCode, type RpcId } from './rpc.ts';
 import { type Refusal, refusalData, ToolServer } from './server.ts';
 import type { ToolRunner } from './tools.ts';
+import { UPLOADS_OFF, uploadRootOf } from './uploads.ts';
 
 /** The largest request body read; the largest tool call (a 10 000-character prompt) is far smaller. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-export const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
+/**
+ * How long a request may take to arrive whole, headers and body, and how often that is checked (Node
+ * closes the connection of one that took longer): a client that stalls is dropped within 30 s, and a
+ * tool call, a few KB at most, arrives in far less even on a slow link.
+ */
+export const REQUEST_TIMEOUT_MS = 25_000;
+export const TIMEOUT_CHECK_MS = 5_000;
+
+/** Node's options for the HTTP server the tool server listens with (`lib/express-server.ts`). */
+export const SERVER_OPTIONS = {
+  requestTimeout: REQUEST_TIMEOUT_MS,
+  headersTimeout: REQUEST_TIMEOUT_MS,
+  connectionsCheckingInterval: TIMEOUT_CHECK_MS,
+} satisfies ServerOptions;
+
+/**
+ * The form of an MCP key (openapi/v2, securitySchemes.mcpKey): a 5-character type prefix ending in
+ * `_`, then 43 characters of URL-safe base64. Anything else is refused without asking the platform,
+ * and before the body is read.
+ */
+export const KEY_FORMAT = /^[A-Za-z0-9_-]{4}_[A-Za-z0-9_-]{43}$/;
+
+// The Host check is the mock's too (lib/allowed-hosts.ts); re-exported for this server's callers.
+export { allowedHostsFor, hostnameOf, LOOPBACK_HOSTS, listensEverywhere } from '../lib/allowed-hosts.ts';
 
 export interface HttpOptions {
   baseUrl: string;
@@ -31,26 +59,18 @@ export interface HttpOptions {
   /** How long a key's tool list is reused. */
   toolListTtlMs?: number;
   backend?: Partial<BackendOptions>;
+  /**
+   * The directory upload_source_material may read files in (`--upload-root`; symlinks resolved, only
+   * regular files inside it); without it, uploads by file path are refused. Throws when it is not a
+   * readable directory.
+   */
+  uploadRoot?: string;
+  /**
+   * The proxies whose X-Forwarded-For names the client (`--trust-proxy`: addresses, subnets,
+   * `loopback`, `none`, or a compiled trust); by default none, and the client is the connection's peer.
+   */
+  trustProxy?: string | TrustProxy;
 }
-
-const WILDCARDS = ['0.0.0.0', '::', '[::]'];
-
-/** The hostname a Host header carries for an address (IPv6 in brackets), as the Host check compares it. */
-export function hostnameOf(host: string): string {
-  return new URL(`http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}`).hostname;
-}
-
-/**
- * The host names served: those given, else localhost's and the address listened on. Listening on every
- * interface names no host, so then only localhost's are served until --allowed-hosts names the others:
- * the Host check never switches off.
- */
-export function allowedHostsFor(host: string, allowedHosts?: string[]): string[] {
-  if (allowedHosts?.length) return allowedHosts.map(hostnameOf);
-  return [...new Set([...LOOPBACK_HOSTS, ...(WILDCARDS.includes(host) ? [] : [hostnameOf(host)])])];
-}
-
-export const listensEverywhere = (host: string) => WILDCARDS.includes(host);
 
 const LOCAL_ORIGIN = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/;
 
@@ -80,7 +100,35 @@ function refuse(res: Response, refusal: Refusal, id: RpcId): void {
   rpcError(res, refusal.status, refusal.code, refusal.message, id, refusalData(refusal));
 }
 
+type BodyError = Error & { type?: string; status?: number };
+
+/** A body the parser refused, in JSON-RPC rather than Express's HTML page (which shows a stack trace). */
+function bodyRefusal(res: Response, error: BodyError): void {
+  // The client is gone (it stalled past the request timeout, or hung up): no one to answer.
+  if (res.headersSent || res.destroyed) return;
+  if (error.type === 'entity.parse.failed')
+    return void rpcError(res, 400, RpcCode.ParseError, 'Parse error: the body is not valid JSON.');
+  if (error.type === 'entity.too.large')
+    return void rpcError(res, 413, RpcCode.Refused, `The body is larger than ${MAX_BODY_BYTES} bytes.`);
+  // Other body-parser refusals (an unknown charset, an aborted upload) are 4xx with a plain message.
+  if (error.status && error.status >= 400 && error.status < 500)
+    return void rpcError(res, error.status, RpcCode.Refused, error.message);
+  rpcError(res, 500, RpcCode.InternalError, 'Internal error.');
+}
+
+const MALFORMED_KEY =
+  'The X-MCP-Key header holds no MCP key: a key is 48 characters, a 5-character prefix ending in _ and 43 characters of URL-safe base64. Send the key your administrator gave you.';
+
 export function createHttpApp(options: HttpOptions) {
+  const uploads = options.uploadRoot
+    ? { kind: 'inside' as const, root: uploadRootOf(options.uploadRoot) }
+    : UPLOADS_OFF;
+  const trust =
+    typeof options.trustProxy === 'function'
+      ? options.trustProxy
+      : options.trustProxy
+        ? trustProxyOf(options.trustProxy)
+        : TRUST_NONE;
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -96,7 +144,11 @@ export function createHttpApp(options: HttpOptions) {
     LOCAL_ORIGIN.test(origin) || !!options.allowedOrigins?.includes(origin);
 
   // DNS rebinding: a page of evil.example whose name now points at this machine sends Host: evil.example.
-  app.use(hostHeaderValidation(allowedHostsFor(options.host, options.allowedHosts)));
+  app.use(
+    hostCheck(allowedHostsFor(options.host, options.allowedHosts), (_req, res, refusal) =>
+      rpcError(res, 403, RpcCode.Refused, hostRefusalMessage(refusal)),
+    ),
+  );
 
   app.use('/mcp', (req: Request, res: Response, next: NextFunction) => {
     const origin = req.get('origin');
@@ -119,14 +171,24 @@ export function createHttpApp(options: HttpOptions) {
       .end();
   });
 
-  app.use('/mcp', express.json({ limit: MAX_BODY_BYTES }));
+  const parseJson = express.json({ limit: MAX_BODY_BYTES });
+  const readBody = (req: Request, res: Response) =>
+    new Promise<void>((resolve, reject) =>
+      parseJson(req, res, (error) => (error ? reject(error) : resolve())),
+    );
 
   app.post('/mcp', async (req: Request, res: Response) => {
-    const id = idOf(req.body);
+    // Everything that can be known before the body is checked before it is read: a refused request's
+    // body is never buffered (Node reads what still comes and drops it), so clients without a key
+    // cost the server no memory, however many send bodies, and JSON-RPC ids are unknown here (null).
     const key = req.get('x-mcp-key');
     if (!key) {
       res.set('WWW-Authenticate', CHALLENGE);
-      return rpcError(res, 401, RpcCode.KeyRefused, 'Send your MCP key in the X-MCP-Key header.', id);
+      return rpcError(res, 401, RpcCode.KeyRefused, 'Send your MCP key in the X-MCP-Key header.');
+    }
+    if (!KEY_FORMAT.test(key)) {
+      res.set('WWW-Authenticate', `${CHALLENGE}, error="invalid_key"`);
+      return rpcError(res, 401, RpcCode.KeyRefused, MALFORMED_KEY);
     }
     const keyId = createHash('sha256').update(key).digest('hex');
     const cached = lists.get(keyId);
@@ -136,11 +198,12 @@ export function createHttpApp(options: HttpOptions) {
         ...options.backend,
         baseUrl: options.baseUrl,
         key,
-        clientAddress: req.socket.remoteAddress,
+        clientAddress: clientAddressOf(req.socket.remoteAddress, req.get('x-forwarded-for'), trust),
       }),
       runner: options.runner,
       version: options.version,
       refreshMs: ttl,
+      uploads,
       ...(fresh ? { known: fresh } : {}),
       onRefresh: (names) => remember(keyId, names),
     });
@@ -151,8 +214,13 @@ export function createHttpApp(options: HttpOptions) {
       const refusal = toolServer.refusal;
       if (refusal) {
         if (refusal.status === 401) lists.delete(keyId);
-        return refuse(res, refusal, id);
+        return refuse(res, refusal, null);
       }
+    }
+    try {
+      await readBody(req, res);
+    } catch (error) {
+      return bodyRefusal(res, error as BodyError);
     }
     const exchange = new HttpExchange(req, res);
     // A client gone before its answer: closing stops the handlers still working for it. After a full
@@ -166,7 +234,13 @@ export function createHttpApp(options: HttpOptions) {
       exchange.handle(req.body);
     } catch (error) {
       if (!res.headersSent)
-        rpcError(res, 500, RpcCode.InternalError, `Internal error: ${(error as Error).message}`, id);
+        rpcError(
+          res,
+          500,
+          RpcCode.InternalError,
+          `Internal error: ${(error as Error).message}`,
+          idOf(req.body),
+        );
     }
   });
 
@@ -178,23 +252,7 @@ export function createHttpApp(options: HttpOptions) {
     rpcError(res, 404, RpcCode.Refused, `Nothing at ${req.path}; the MCP endpoint is POST /mcp.`),
   );
 
-  // Body parser failures, in JSON-RPC rather than Express's HTML page (which shows a stack trace).
-  app.use(
-    (
-      error: Error & { type?: string; status?: number },
-      _req: Request,
-      res: Response,
-      _next: NextFunction,
-    ) => {
-      if (error.type === 'entity.parse.failed')
-        return rpcError(res, 400, RpcCode.ParseError, 'Parse error: the body is not valid JSON.');
-      if (error.type === 'entity.too.large')
-        return rpcError(res, 413, RpcCode.Refused, `The body is larger than ${MAX_BODY_BYTES} bytes.`);
-      // Other body-parser refusals (an unknown charset, an aborted upload) are 4xx with a plain message.
-      if (error.status && error.status >= 400 && error.status < 500)
-        return rpcError(res, error.status, RpcCode.Refused, error.message);
-      return rpcError(res, 500, RpcCode.InternalError, 'Internal error.');
-    },
-  );
+  // Anything thrown on the way, in JSON-RPC rather than Express's HTML page (which shows a stack trace).
+  app.use((error: BodyError, _req: Request, res: Response, _next: NextFunction) => bodyRefusal(res, error));
   return app;
 }

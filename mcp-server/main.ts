@@ -2,14 +2,16 @@
 // from --key or LMSKIT_MCP_KEY), or Streamable HTTP at /mcp with --http (each request brings its key).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseCommandLine, portOf, usageError } from '../lib/cli.ts';
+import { fromEnv, parseCommandLine, portOf, usageError } from '../lib/cli.ts';
+import { trustProxyOf } from '../lib/client-address.ts';
 import { expressServer } from '../lib/express-server.ts';
 import { ROOT } from '../lib/paths.ts';
 import { Backend } from './backend.ts';
-import { allowedHostsFor, createHttpApp, listensEverywhere } from './http.ts';
+import { allowedHostsFor, createHttpApp, listensEverywhere, SERVER_OPTIONS } from './http.ts';
 import { ToolServer } from './server.ts';
 import { StdioTransport } from './stdio.ts';
 import { ToolRunner } from './tools.ts';
+import { ANY_PATH, type UploadAccess, uploadRootOf } from './uploads.ts';
 
 const HELP = `usage: lmskit mcp [--http] [options]
 
@@ -21,17 +23,29 @@ const HELP = `usage: lmskit mcp [--http] [options]
   --allowed-hosts H   host names the Host header may carry, comma-separated (default: localhost,
                       127.0.0.1, [::1] and the --host address); others get 403 (DNS rebinding)
   --allow-origin O    an Origin besides localhost's that may call the HTTP server, with CORS (repeatable)
+  --upload-root DIR   the directory upload_source_material may read files in: over HTTP it reads nothing
+                      without it; over stdio any path the user can read unless it is given
+  --trust-proxy LIST  HTTP: the reverse proxies whose X-Forwarded-For names the client, so failed logins
+                      count per client behind them (LMSKIT_MCP_TRUST_PROXY: addresses, subnets,
+                      loopback or none; default none)
+
+HTTP bounds: a body is read only once the request's X-MCP-Key is well-formed and accepted by the
+platform, and is at most 1 MB; a request must arrive whole within 25 s (a stalled one is dropped
+within 30 s).
 `;
 
 const values = parseCommandLine(
   {
-    'base-url': { type: 'string', default: process.env.LMSKIT_BASE_URL ?? 'http://127.0.0.1:4010' },
-    key: { type: 'string', default: process.env.LMSKIT_MCP_KEY },
+    'base-url': { type: 'string', default: fromEnv('LMSKIT_BASE_URL') ?? 'http://127.0.0.1:4010' },
+    key: { type: 'string', default: fromEnv('LMSKIT_MCP_KEY') },
     http: { type: 'boolean', default: false },
-    port: { type: 'string', default: process.env.LMSKIT_MCP_PORT ?? '4020' },
+    port: { type: 'string', default: fromEnv('LMSKIT_MCP_PORT') ?? '4020' },
     host: { type: 'string', default: '127.0.0.1' },
     'allowed-hosts': { type: 'string' },
     'allow-origin': { type: 'string', multiple: true, default: [] },
+    'upload-root': { type: 'string' },
+    // An empty variable is the default, never a wider trust.
+    'trust-proxy': { type: 'string', default: process.env.LMSKIT_MCP_TRUST_PROXY || 'none' },
   },
   HELP,
 );
@@ -40,6 +54,15 @@ const port = portOf(values.port, HELP);
 const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version as string;
 const runner = new ToolRunner();
 const baseUrl = values['base-url'];
+
+let uploads: UploadAccess = ANY_PATH;
+if (values['upload-root'] !== undefined) {
+  try {
+    uploads = { kind: 'inside', root: uploadRootOf(values['upload-root']) };
+  } catch (error) {
+    usageError((error as Error).message, HELP);
+  }
+}
 
 if (values.http) {
   let allowedHosts: string[];
@@ -58,6 +81,12 @@ if (values.http) {
     console.error(
       `lmskit mcp: listening on every interface, but only requests whose Host is ${allowedHosts.join(', ')} are served; name the others with --allowed-hosts`,
     );
+  let trustProxy: ReturnType<typeof trustProxyOf>;
+  try {
+    trustProxy = trustProxyOf(values['trust-proxy']);
+  } catch (error) {
+    usageError((error as Error).message, HELP);
+  }
   const app = createHttpApp({
     baseUrl,
     runner,
@@ -65,8 +94,10 @@ if (values.http) {
     host: values.host,
     allowedHosts,
     allowedOrigins: values['allow-origin'],
+    ...(uploads.kind === 'inside' ? { uploadRoot: uploads.root } : {}),
+    trustProxy,
   });
-  const server = expressServer(app).listen(port, values.host, () => {
+  const server = expressServer(app, SERVER_OPTIONS).listen(port, values.host, () => {
     console.log(
       `lmskit MCP server (Streamable HTTP) on http://${values.host}:${port}/mcp, backend ${baseUrl}/api/v2`,
     );
@@ -79,7 +110,12 @@ if (values.http) {
     process.on(signal, () => server.close(() => process.exit(0)));
 } else {
   if (!values.key) usageError('lmskit mcp: no MCP key; pass --key or set LMSKIT_MCP_KEY', HELP);
-  const toolServer = new ToolServer({ backend: new Backend({ baseUrl, key: values.key }), runner, version });
+  const toolServer = new ToolServer({
+    backend: new Backend({ baseUrl, key: values.key }),
+    runner,
+    version,
+    uploads,
+  });
   const names = await toolServer.refresh(false);
   // stdout belongs to the protocol: everything else goes to stderr.
   if (toolServer.problem) console.error(`lmskit mcp: ${toolServer.problem}`);

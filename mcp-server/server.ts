@@ -12,6 +12,7 @@ import type { Backend, BackendPath } from './backend.ts';
 import { explainFailure } from './errors.ts';
 import { errorMessage, idOf, invalidParams, RpcCode, rpcError } from './rpc.ts';
 import { type Args, listing, type ToolRunner } from './tools.ts';
+import { UPLOADS_OFF, type UploadAccess } from './uploads.ts';
 
 /** Announced in the seed's catalogue but with no backend: never offered (seed 000, What the service does 5). */
 export const ABSENT_TOOLS = absentToolNames();
@@ -25,6 +26,8 @@ export interface ToolServerOptions {
   /** A list fetched earlier for the same key (HTTP: one server per request, the list cached per key). */
   known?: { names: string[]; at: number };
   onRefresh?: (names: string[]) => void;
+  /** Which files upload_source_material may read (stdio: any path; HTTP: the upload root); none by default. */
+  uploads?: UploadAccess;
 }
 
 /** The capabilities answer as openapi/v2 documents it (generated/v2.ts). */
@@ -109,7 +112,12 @@ export class ToolServer {
         const why = this.problem ?? 'Call tools/list for the tools this key may use.';
         throw rpcError(RpcCode.InvalidParams, `Unknown tool: ${name}. ${why}`);
       }
-      const { result, status } = await options.runner.call(tool, (args ?? {}) as Args, options.backend);
+      const { result, status } = await options.runner.call(
+        tool,
+        (args ?? {}) as Args,
+        options.backend,
+        options.uploads ?? UPLOADS_OFF,
+      );
       // A refusal of the key or of the licence (401, 402, 403) means the offered list may be stale.
       if (status === 401 || status === 402 || status === 403) await this.refresh(true);
       return result;

@@ -1,14 +1,12 @@
 // The tools as the server runs them: each definition of mcp-schema/ is served verbatim, its
 // arguments are validated against its inputSchema (defaults applied, bounds enforced) before any
 // backend call, and its `x-backend` calls are made in order (seed 000, "Backend call" columns).
-import { readFile, stat } from 'node:fs/promises';
-import { basename, isAbsolute } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
-import { detectType, MAX_UPLOAD_BYTES } from '../lib/file-types.ts';
 import { type BackendCall, createToolAjv, loadTools, type ToolDefinition } from '../lib/tool-schemas.ts';
 import type { Backend, BackendAnswer, BackendRequest } from './backend.ts';
 import { explainFailure } from './errors.ts';
+import { readUpload, UPLOADS_OFF, type UploadAccess } from './uploads.ts';
 
 export type Args = Record<string, unknown>;
 
@@ -92,25 +90,13 @@ function setPath(target: Record<string, unknown>, dotted: string, value: unknown
   at[parts.at(-1) as string] = value;
 }
 
-/** Seed 000, Upload constraints: an absolute path to an existing file of an allowed type, at most 20 MB. */
-async function readUpload(path: string): Promise<{ data: Buffer; name: string; type: string } | string> {
-  if (!isAbsolute(path)) return `filePath must be an absolute path; got "${path}".`;
-  const info = await stat(path).catch(() => null);
-  if (!info?.isFile()) return `No file at ${path}.`;
-  if (info.size > MAX_UPLOAD_BYTES)
-    return `${path} is ${info.size} bytes; the limit is 20 MB (${MAX_UPLOAD_BYTES} bytes).`;
-  const data = await readFile(path);
-  const type = detectType(data);
-  if (!type) return `${path} is not a PDF, DOC, DOCX, PNG, JPG, GIF or WebP file (judged by its content).`;
-  return { data, name: basename(path), type };
-}
-
 /** Builds one backend request of a call from the tool's arguments (and the previous call's answer). */
 async function buildRequest(
   call: BackendCall,
   args: Args,
   item: unknown,
   previous: unknown,
+  uploads: UploadAccess,
 ): Promise<BackendRequest | string> {
   let path = call.path;
   const query: Record<string, string | number> = {};
@@ -126,7 +112,7 @@ async function buildRequest(
     else {
       form ??= new FormData();
       if (arg.as === 'file') {
-        const file = await readUpload(String(value));
+        const file = await readUpload(String(value), uploads);
         if (typeof file === 'string') return file;
         form.append(arg.name, new Blob([new Uint8Array(file.data)], { type: file.type }), file.name);
       } else form.append(arg.name, String(wire));
@@ -166,11 +152,15 @@ export class ToolRunner {
     return [...(choice ? [choice] : []), ...describe(errors)];
   }
 
-  /** Runs a tool; `status` is the backend's, when a backend call refused. */
+  /**
+   * Runs a tool; `status` is the backend's, when a backend call refused. `uploads` says which files
+   * a file argument may name (none unless the caller says: the transport decides, mcp-server/uploads.ts).
+   */
   async call(
     tool: ToolDefinition,
     rawArgs: Args,
     backend: Backend,
+    uploads: UploadAccess = UPLOADS_OFF,
   ): Promise<{ result: ToolResult; status?: number }> {
     // The defaults the check fills in are all top-level, so a shallow copy keeps the caller's object
     // as it was; a deep copy would also walk whatever an agent nests, however deep, before the check.
@@ -185,7 +175,7 @@ export class ToolRunner {
       if (call.when && args[call.when] === undefined) continue;
       const items = call.each ? (args[call.each] as unknown[]) : [undefined];
       for (const item of items) {
-        const request = await buildRequest(call, args, item, previous);
+        const request = await buildRequest(call, args, item, previous, uploads);
         if (typeof request === 'string') return { result: failure(request) };
         const answer = await backend.request(request);
         if (!ok(answer)) return { result: failure(explainFailure(tool, answer)), status: answer.status };

@@ -9,10 +9,12 @@ import { adminRouter } from './http/admin/router.ts';
 import { consoleRouter } from './http/console.ts';
 import { docsRouter, type LoadDocs } from './http/docs.ts';
 import { type ApiError, sendError as sendErrorBody } from './http/error-body.ts';
+import { mockAllowedHosts, mockHostCheck } from './http/hosts.ts';
 import { sendIndex } from './http/index-page.ts';
 import { callerOfCredentials, RequestJournal } from './http/journal.ts';
-import { JSON_BODY_LIMIT, jsonBody } from './http/json-body.ts';
+import { JSON_BODY_LIMIT } from './http/json-body.ts';
 import { methodsOfPaths } from './http/methods.ts';
+import { INDEX_POLICY, pageHeaders } from './http/page-headers.ts';
 import { apiOf, Runtime } from './http/runtime.ts';
 import { sendV1Error, v1ErrorOf } from './http/v1/errors.ts';
 import { v1Router } from './http/v1/router.ts';
@@ -40,6 +42,12 @@ export interface AppOptions {
   trustProxy?: string | false;
   /** Requests the journal keeps (`--journal-size`, default 1000). */
   journalSize?: number;
+  /**
+   * Host names (no port) the Host header may carry (`mockAllowedHosts`: loopback names, the address
+   * listened on, `--allowed-hosts`); any other is refused 403 on every path (DNS rebinding). Default:
+   * the loopback names.
+   */
+  allowedHosts?: string[];
 }
 
 /** The `trust proxy` setting of a flag's value (`none` = trust no one), or an Error saying what is wrong. */
@@ -102,6 +110,8 @@ export function createApp(options: AppOptions) {
   // Flat query keys: v2 names parameters literally `fields[author]`, not as nested objects.
   app.set('query parser', 'simple');
   app.use(journal.record);
+  // Before anything answers: a page of another site rebound to this address reads nothing, runs nothing.
+  app.use(mockHostCheck(options.allowedHosts ?? mockAllowedHosts('127.0.0.1')));
   app.use(runtime.injectFaults);
   // 405 with Allow for a method a contract path lacks; OPTIONS lists the path's own methods.
   app.use(
@@ -111,11 +121,7 @@ export function createApp(options: AppOptions) {
       { prefix: '/__admin', spec: specs.admin, shape: 'error-code' },
     ]),
   );
-  const json = jsonBody();
-  // No operation reads a GET's body: the parser is skipped for the most frequent requests.
-  app.use((req, res, next) =>
-    req.method === 'GET' || req.method === 'HEAD' ? next() : json(req, res, next),
-  );
+  // A body is read by the contract router once the request is authenticated (mock/http/contract.ts).
   if (options.docs) app.use('/docs', docsRouter(options.docs));
   app.use('/console', consoleRouter());
 
@@ -144,7 +150,11 @@ export function createApp(options: AppOptions) {
     }),
   );
 
-  app.get('/', sendIndex({ version: options.version ?? '0.0.0', docs: Boolean(options.docs) }));
+  app.get(
+    '/',
+    pageHeaders(INDEX_POLICY),
+    sendIndex({ version: options.version ?? '0.0.0', docs: Boolean(options.docs) }),
+  );
 
   app.use((req: Request, res: Response) =>
     sendError(req, res, 404, 'NOT_FOUND', `No route for ${req.method} ${req.path}`),

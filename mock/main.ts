@@ -3,22 +3,32 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { totalmem } from 'node:os';
 import { join } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
-import { parseCommandLine, portOf, usageError } from '../lib/cli.ts';
+import { getHeapStatistics, setFlagsFromString } from 'node:v8';
+import { listensEverywhere } from '../lib/allowed-hosts.ts';
+import { fromEnv, parseCommandLine, portOf, refuseEmptyFlags, usageError, wholeNumber } from '../lib/cli.ts';
 import { expressServer } from '../lib/express-server.ts';
 import { ROOT } from '../lib/paths.ts';
 import { createApp, trustProxySetting } from './app.ts';
 import { VirtualClock } from './domain/clock.ts';
 import { Platform } from './domain/platform.ts';
+import { adminTokenProblem } from './http/admin/token.ts';
 import { buildDocsInChildProcess, docsBuildable } from './http/docs.ts';
+import { mockAllowedHosts } from './http/hosts.ts';
 import { DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_SIZE } from './http/journal.ts';
-import { keepIdleConnections } from './http/keep-alive.ts';
+import { keepIdleConnections, REQUEST_TIMEOUTS } from './http/keep-alive.ts';
 import { answerClientErrors } from './http/refusals.ts';
 import { DEMO_TENANT, liveDemoKeys, START } from './seed/demo.ts';
 import { loadSeed, SEEDS } from './seed/index.ts';
-import { parseScale, scaleTenant } from './seed/scale.ts';
-import { openWarnings, StateFile, StateFileDamaged, StateFileUnusable } from './store/state-file.ts';
+import { parseScale, scaleProblem, scaleTenant } from './seed/scale.ts';
+import {
+  openWarnings,
+  StateFile,
+  StateFileDamaged,
+  StateFileFromNewerVersion,
+  StateFileUnusable,
+} from './store/state-file.ts';
 import { WebhookDispatcher } from './webhooks/dispatcher.ts';
 
 // The old generation grows by half of what survived a full collection, not by V8's default factor
@@ -33,53 +43,67 @@ const HELP = `usage: lmskit mock [options]
 
   --port N            port to listen on (LMSKIT_PORT, default 4010)
   --host H            address to bind (LMSKIT_HOST, default 127.0.0.1)
-  --admin-token T     bearer token of /__admin (LMSKIT_ADMIN_TOKEN, default: random, printed)
-  --state-file F      keep the state in F across restarts (LMSKIT_STATE_FILE, default: in memory)
-  --recover           start from the readable part of a damaged state file (the file is kept aside)
+  --allowed-hosts H   more host names the Host header may carry, comma-separated (LMSKIT_ALLOWED_HOSTS);
+                      localhost, 127.0.0.1, [::1] and the --host address always; others get 403 (DNS rebinding)
+  --admin-token T     bearer token of /__admin, 16 to 1024 printable ASCII characters without spaces
+                      (LMSKIT_ADMIN_TOKEN, default: random, printed)
+  --state-file F      keep the state in F across restarts: a regular file, a new path, or a symbolic
+                      link to a file, written through (LMSKIT_STATE_FILE, default: in memory)
+  --fsync             with --state-file: answer a write only once its line is flushed to disk
+                      (fdatasync, in batches), so it survives a power cut, not only a crash
+  --recover           start from the readable part of a damaged state file, or without the lines a
+                      newer lmskit wrote (the file is kept aside)
   --seed NAME         seed of a fresh state: ${Object.keys(SEEDS).join(', ')} (LMSKIT_SEED, default demo)
   --seed-scale SPEC   a seed of the given size instead: users=100000,courses=1000,assignments=500000
+                      (refused when it would not fit in memory)
   --frozen-clock      the virtual clock moves only when advanced through /__admin
   --rate-limit N      /api/v2 requests per MCP key per minute (LMSKIT_RATE_LIMIT, default 120; 0 = off)
   --journal-size N    requests the request journal keeps, 1 to 100000 (LMSKIT_JOURNAL_SIZE, default 1000)
   --webhook-timeout S seconds a webhook receiver has to answer, 1 to 600 (LMSKIT_WEBHOOK_TIMEOUT, default 5)
   --trust-proxy LIST  peers whose X-Forwarded-For names the client, for the failed-login limit per client
                       (LMSKIT_TRUST_PROXY: addresses, subnets, loopback or none; default loopback)
+
+An empty LMSKIT_* variable counts as unset: it gives the default. An empty flag is refused.
 `;
 
 const values = parseCommandLine(
   {
-    port: { type: 'string', default: process.env.LMSKIT_PORT ?? '4010' },
-    host: { type: 'string', default: process.env.LMSKIT_HOST ?? '127.0.0.1' },
-    'admin-token': { type: 'string', default: process.env.LMSKIT_ADMIN_TOKEN },
-    'state-file': { type: 'string', default: process.env.LMSKIT_STATE_FILE },
+    port: { type: 'string', default: fromEnv('LMSKIT_PORT') ?? '4010' },
+    host: { type: 'string', default: fromEnv('LMSKIT_HOST') ?? '127.0.0.1' },
+    'allowed-hosts': { type: 'string', default: fromEnv('LMSKIT_ALLOWED_HOSTS') },
+    'admin-token': { type: 'string', default: fromEnv('LMSKIT_ADMIN_TOKEN') },
+    'state-file': { type: 'string', default: fromEnv('LMSKIT_STATE_FILE') },
     recover: { type: 'boolean', default: false },
-    seed: { type: 'string', default: process.env.LMSKIT_SEED ?? 'demo' },
+    fsync: { type: 'boolean', default: false },
+    seed: { type: 'string', default: fromEnv('LMSKIT_SEED') ?? 'demo' },
     'seed-scale': { type: 'string' },
     'frozen-clock': { type: 'boolean', default: false },
-    'rate-limit': { type: 'string', default: process.env.LMSKIT_RATE_LIMIT ?? '120' },
-    'trust-proxy': { type: 'string', default: process.env.LMSKIT_TRUST_PROXY ?? 'loopback' },
-    'webhook-timeout': { type: 'string', default: process.env.LMSKIT_WEBHOOK_TIMEOUT ?? '5' },
+    'rate-limit': { type: 'string', default: fromEnv('LMSKIT_RATE_LIMIT') ?? '120' },
+    'trust-proxy': { type: 'string', default: fromEnv('LMSKIT_TRUST_PROXY') ?? 'loopback' },
+    'webhook-timeout': { type: 'string', default: fromEnv('LMSKIT_WEBHOOK_TIMEOUT') ?? '5' },
     'journal-size': {
       type: 'string',
-      default: process.env.LMSKIT_JOURNAL_SIZE ?? String(DEFAULT_JOURNAL_SIZE),
+      default: fromEnv('LMSKIT_JOURNAL_SIZE') ?? String(DEFAULT_JOURNAL_SIZE),
     },
   },
   HELP,
 );
+// An empty variable is the default (fromEnv); an empty flag was typed, and means nothing.
+refuseEmptyFlags(values, HELP);
 if (!SEEDS[values.seed])
   usageError(`unknown seed ${values.seed}; known: ${Object.keys(SEEDS).join(', ')}`, HELP);
 const port = portOf(values.port, HELP);
-const rateLimit = Number(values['rate-limit']);
-if (!Number.isInteger(rateLimit) || rateLimit < 0)
+const rateLimit =
+  wholeNumber(values['rate-limit']) ??
   usageError(`--rate-limit takes a whole number ≥ 0, not ${values['rate-limit']}`, HELP);
-const journalSize = Number(values['journal-size']);
-if (!Number.isInteger(journalSize) || journalSize < 1 || journalSize > MAX_JOURNAL_SIZE)
+const journalSize = wholeNumber(values['journal-size']) ?? 0;
+if (journalSize < 1 || journalSize > MAX_JOURNAL_SIZE)
   usageError(
     `--journal-size takes a whole number from 1 to ${MAX_JOURNAL_SIZE}, not ${values['journal-size']}`,
     HELP,
   );
-const webhookTimeout = Number(values['webhook-timeout']);
-if (!Number.isInteger(webhookTimeout) || webhookTimeout < 1 || webhookTimeout > 600)
+const webhookTimeout = wholeNumber(values['webhook-timeout']) ?? 0;
+if (webhookTimeout < 1 || webhookTimeout > 600)
   usageError(
     `--webhook-timeout takes a whole number of seconds from 1 to 600, not ${values['webhook-timeout']}`,
     HELP,
@@ -91,8 +115,29 @@ try {
   usageError((error as Error).message, HELP);
 }
 
+let allowedHosts: string[] = [];
+try {
+  const extra = (values['allowed-hosts'] ?? '').split(',').map((h) => h.trim());
+  allowedHosts = mockAllowedHosts(values.host, extra.filter(Boolean));
+} catch {
+  usageError(
+    `not a host name in --host or --allowed-hosts: ${values.host} ${values['allowed-hosts'] ?? ''}`,
+    HELP,
+  );
+}
+if (listensEverywhere(values.host) && !values['allowed-hosts'])
+  console.warn(
+    `lmskit mock: listening on every interface, but only requests whose Host is ${allowedHosts.join(', ')} are served; name the others with --allowed-hosts`,
+  );
+
 const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version as string;
-const adminToken = values['admin-token'] || randomBytes(16).toString('hex');
+if (values['admin-token'] !== undefined) {
+  const problem = adminTokenProblem(values['admin-token']);
+  if (problem) usageError(problem, HELP);
+}
+const adminToken = values['admin-token'] ?? randomBytes(16).toString('hex');
+if (values.fsync && !values['state-file'])
+  usageError('--fsync needs --state-file: without a state file nothing is written to disk', HELP);
 let seeds = loadSeed;
 if (values['seed-scale']) {
   let sizes: ReturnType<typeof parseScale>;
@@ -101,17 +146,34 @@ if (values['seed-scale']) {
   } catch (error) {
     usageError((error as Error).message, HELP);
   }
+  // Before anything is built: past V8's heap limit the build collected for half a minute, then died.
+  const problem = scaleProblem(values['seed-scale'], sizes, {
+    heapBytes: getHeapStatistics().heap_size_limit,
+    totalBytes: Math.min(totalmem(), process.constrainedMemory?.() || Number.POSITIVE_INFINITY),
+  });
+  if (problem) usageError(problem, HELP);
   seeds = (name) => (name === 'scale' ? { now: START, tenants: [scaleTenant(sizes)] } : loadSeed(name));
 }
 const seed = seeds(values['seed-scale'] ? 'scale' : values.seed);
 const platform = new Platform(new VirtualClock({ start: seed.now, frozen: values['frozen-clock'] }), seeds);
 platform.load(seed, true);
 
-const compactEvery =
-  process.env.LMSKIT_COMPACT_EVERY === undefined ? undefined : Number(process.env.LMSKIT_COMPACT_EVERY);
-if (compactEvery !== undefined && (!Number.isInteger(compactEvery) || compactEvery < 1))
-  usageError(`LMSKIT_COMPACT_EVERY takes a whole number ≥ 1, not ${process.env.LMSKIT_COMPACT_EVERY}`, HELP);
-const stateFile = values['state-file'] ? new StateFile(values['state-file'], { compactEvery }) : null;
+const compactEveryText = fromEnv('LMSKIT_COMPACT_EVERY');
+const compactEvery = compactEveryText === undefined ? undefined : wholeNumber(compactEveryText);
+if (compactEveryText !== undefined && (compactEvery === undefined || compactEvery < 1))
+  usageError(`LMSKIT_COMPACT_EVERY takes a whole number ≥ 1, not ${compactEveryText}`, HELP);
+const stateFile = values['state-file']
+  ? new StateFile(values['state-file'], {
+      compactEvery,
+      fsync: values.fsync,
+      // Writes since the last flush ran but may not be on disk: what memory holds can no longer be
+      // vouched for, so the mock stops rather than answer from it (docs/mock.md, Durable state).
+      onSyncFailure: (message) => {
+        console.error(`lmskit mock: ${message}`);
+        process.exit(3);
+      },
+    })
+  : null;
 if (stateFile) {
   try {
     const report = stateFile.open(platform, { recover: values.recover });
@@ -120,7 +182,14 @@ if (stateFile) {
       console.log(`state file ${stateFile.path}: loaded, ${report.replayed} command(s) replayed`);
   } catch (error) {
     // One sentence or one paragraph, and the exit code docs/mock.md gives; never a stack trace.
-    if (!(error instanceof StateFileUnusable || error instanceof StateFileDamaged)) throw error;
+    if (
+      !(
+        error instanceof StateFileUnusable ||
+        error instanceof StateFileDamaged ||
+        error instanceof StateFileFromNewerVersion
+      )
+    )
+      throw error;
     console.error(error.message);
     process.exit(error.exitCode);
   }
@@ -134,13 +203,16 @@ const { app } = createApp({
   limits: { requestsPerMinute: rateLimit },
   trustProxy,
   journalSize,
+  allowedHosts,
 });
 const dispatcher = new WebhookDispatcher(platform, { timeoutMs: webhookTimeout * 1000 });
 dispatcher.start();
 
-const server: Server = expressServer(app).listen(port, values.host, () => {
-  // The bound port: `--port 0` asks for a free one.
-  const base = `http://${values.host}:${(server.address() as AddressInfo).port}`;
+const server: Server = expressServer(app, REQUEST_TIMEOUTS).listen(port, values.host, () => {
+  // The bound port: `--port 0` asks for a free one. Listening on every interface, the links name
+  // 127.0.0.1, a host the Host check serves (docs/mock.md, Host names and pages).
+  const shownHost = listensEverywhere(values.host) ? '127.0.0.1' : values.host;
+  const base = `http://${shownHost}:${(server.address() as AddressInfo).port}`;
   const demo = platform.tenants.get(DEMO_TENANT);
   const lines = [
     `lmskit mock ${version} ready`,
@@ -158,7 +230,11 @@ const server: Server = expressServer(app).listen(port, values.host, () => {
     docsBuildable()
       ? `  docs: ${base}/docs/ (built from the contracts on the first visit, a few seconds)`
       : '  docs: not served by the installed package; a clone of the kit builds them (npm run docs)',
-    `  state: ${stateFile ? stateFile.path : 'in memory (use --state-file to keep it)'}`,
+    `  state: ${
+      stateFile
+        ? `${stateFile.path}${values.fsync ? ' (every write flushed to disk before its answer, --fsync)' : ''}`
+        : 'in memory (use --state-file to keep it)'
+    }`,
     '',
     `try: curl -H 'X-API-KEY: ${demo?.siteApiKey ?? '<key>'}' ${base}/openapi/v1/courses`,
   ];

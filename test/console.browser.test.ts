@@ -18,6 +18,8 @@ let siteKey: string;
 let writeKey: string;
 const foreign: string[] = [];
 const pageErrors: string[] = [];
+/** What the page's Content-Security-Policy refused (Chromium reports each on the console). */
+const refusedByPolicy: string[] = [];
 
 const banner = (pattern: RegExp) => {
   const match = pattern.exec(mock.output());
@@ -38,6 +40,9 @@ beforeAll(async () => {
     if (!request.url().startsWith(base)) foreign.push(request.url());
   });
   page.on('pageerror', (error) => pageErrors.push(error.message));
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) refusedByPolicy.push(message.text());
+  });
 });
 
 afterAll(async () => {
@@ -332,6 +337,14 @@ describe('the console (docs/console.md)', () => {
   it('made no request to any other host and raised no script error', () => {
     expect(foreign).toEqual([]);
     expect(pageErrors).toEqual([]);
+  });
+
+  it('is served with a Content-Security-Policy that refused nothing the console does (docs/mock.md, Host names and pages)', async () => {
+    const answer = await fetch(`${base}/console/`);
+    expect(answer.headers.get('content-security-policy')).toMatch(/frame-ancestors 'none'/);
+    expect(answer.headers.get('content-security-policy')).not.toMatch(/unsafe-inline|unsafe-eval/);
+    expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(refusedByPolicy).toEqual([]);
   });
 });
 

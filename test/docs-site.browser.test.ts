@@ -76,6 +76,10 @@ describe('docs site in a browser', () => {
       return route.abort();
     });
     page.on('pageerror', (e) => errors.push(e.message));
+    // What a Content-Security-Policy refused (Chromium reports each on the console): none may be.
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) errors.push(message.text());
+    });
     // Every wait below is on the page's state; this bound only turns a page that never gets there
     // into a failure naming what it waited for, and is wide enough for a busy machine.
     page.setDefaultTimeout(WAIT);
@@ -369,6 +373,11 @@ describe('docs site in a browser', () => {
       const allowed = new RegExp(`^${escapeRegExp(origin)}/`);
       const { page, external, errors } = await open(`${origin}/docs/v1.html#/courses/listcourses`, allowed);
       await hydrated(page);
+      // Served with a policy (docs/mock.md, Host names and pages) under which Redoc and Try it still run.
+      const served = await fetch(`${origin}/docs/v1.html`);
+      expect(served.headers.get('content-security-policy')).toMatch(/frame-ancestors 'none'/);
+      expect(served.headers.get('content-security-policy')).not.toMatch(/script-src[^;]*unsafe-inline/);
+      expect(served.headers.get('x-content-type-options')).toBe('nosniff');
       const section = await showRoute(page, 'v1.html#/courses/listcourses');
       // The samples name the mock the page came from, not the default port.
       await expect(section.locator(REQUEST_SAMPLE).first().textContent()).resolves.toContain(

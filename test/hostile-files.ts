@@ -70,6 +70,21 @@ export function docx(paragraphs: number, declare?: (name: string, size: number) 
 /** A DOCX whose document.xml inflates to about `bytes`. */
 export const docxOfXmlBytes = (bytes: number) => docx(Math.ceil(bytes / PARAGRAPH.length));
 
+/** A DOCX whose one paragraph sits inside `levels` nested tables: three XML elements a level. */
+export function docxOfNestedTables(levels: number): Buffer {
+  const xml =
+    '<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>' +
+    '<w:tbl><w:tr><w:tc>'.repeat(levels) +
+    PARAGRAPH +
+    '</w:tc></w:tr></w:tbl>'.repeat(levels) +
+    '</w:body></w:document>';
+  return zip([
+    ['[Content_Types].xml', Buffer.from(CONTENT_TYPES)],
+    ['_rels/.rels', Buffer.from(RELS)],
+    ['word/document.xml', Buffer.from(xml)],
+  ]);
+}
+
 /** A PDF of the given objects (numbered from 1, the catalog first), with a correct cross-reference table. */
 function pdf(objects: Buffer[]): Buffer {
   const parts: Buffer[] = [Buffer.from('%PDF-1.4\n')];

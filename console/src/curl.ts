@@ -1,5 +1,6 @@
 // "Copy as curl": a journalled request as a command that sends it again. Credentials were masked in
-// the journal (last 4 characters), so the command names them with a placeholder to fill in.
+// the journal (`••••` and, for a long key, its last 4 characters), so the command names them with a
+// placeholder to fill in.
 import type { components } from '../../generated/admin.ts';
 
 type Detail = components['schemas']['JournalEntryDetail'];
@@ -9,12 +10,23 @@ const SKIPPED = new Set(['host', 'content-length', 'connection', 'accept-encodin
 
 const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
 
+/**
+ * The journalled URL (a path and query as sent) on this origin. Put together as text, not resolved:
+ * a path such as `//x` resolved against the origin would name host x, and one the URL parser cannot
+ * read would throw; every request in the journal must copy.
+ */
+export function absoluteUrl(url: string, origin: string): string {
+  const text = `${origin}${url.startsWith('/') ? '' : '/'}${url}`;
+  return URL.canParse(text) ? new URL(text).toString() : text;
+}
+
 export function curlOf(detail: Detail, origin: string): string {
   const { entry, request } = detail;
-  const parts = [`curl -X ${entry.method} ${quote(new URL(entry.url, origin).toString())}`];
+  const parts = [`curl -X ${entry.method} ${quote(absoluteUrl(entry.url, origin))}`];
   for (const [name, value] of Object.entries(request.headers)) {
     if (SKIPPED.has(name)) continue;
-    const shown = MASKED.test(value) ? `<${name} ending ${value.slice(4)}>` : value;
+    const ending = value.slice(4);
+    const shown = MASKED.test(value) ? `<${name}${ending ? ` ending ${ending}` : ''}>` : value;
     parts.push(`-H ${quote(`${name}: ${shown}`)}`);
   }
   const body = request.body as unknown;

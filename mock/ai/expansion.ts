@@ -1,7 +1,9 @@
 // How far a file expands before anything parses it: the inflated size of a DOCX's parts (a zip bomb
 // is a few kilobytes that inflate to gigabytes) and of a PDF's compressed streams. Each part or
 // stream is really inflated, with zlib stopping at the remaining budget, since the sizes a zip
-// declares can lie. Runs inside the extraction worker (extract-sandbox.ts).
+// declares can lie. And how deep a DOCX's XML nests: mammoth's parser recurses once per level, so
+// XML nested some thousands of levels deep overflowed the stack. Runs inside the extraction worker
+// (extract-sandbox.ts).
 import { constants, inflateRawSync, inflateSync } from 'node:zlib';
 import type { ExtractionLimits } from './extract.ts';
 
@@ -10,15 +12,67 @@ export class Unreadable extends Error {}
 
 export const megabytes = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
 
-/** Bytes `inflate` produces from `data`, or `max` + 1 once it would produce more than `max`. */
-function inflatedSize(inflate: typeof inflateSync, data: Buffer, max: number): number {
+/** What `inflate` produces from `data`, or null once it would produce more than `max` bytes. */
+function inflated(inflate: typeof inflateSync, data: Buffer, max: number): Buffer | null {
   try {
     // Sync flush: a stream cut short still counts what it inflates to, as pdf.js would read it.
-    return inflate(data, { maxOutputLength: max + 1, finishFlush: constants.Z_SYNC_FLUSH }).length;
+    const out = inflate(data, { maxOutputLength: max + 1, finishFlush: constants.Z_SYNC_FLUSH });
+    return out.length > max ? null : out;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') return max + 1;
+    if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') return null;
     throw error;
   }
+}
+
+/** Bytes `inflate` produces from `data`, or `max` + 1 once it would produce more than `max`. */
+function inflatedSize(inflate: typeof inflateSync, data: Buffer, max: number): number {
+  return inflated(inflate, data, max)?.length ?? max + 1;
+}
+
+const LT = 0x3c;
+const GT = 0x3e;
+const SLASH = 0x2f;
+
+/** The index just past the first `end` in `xml` from `from`, or the length when there is none. */
+function past(xml: Buffer, end: string, from: number): number {
+  const at = xml.indexOf(end, from);
+  return at < 0 ? xml.length : at + end.length;
+}
+
+/**
+ * Whether the elements of `xml` nest deeper than `max` anywhere. A scan of the tags, not a parse:
+ * quoted attribute values, comments, CDATA and processing instructions are stepped over, so a `<` or
+ * `/>` inside them counts for nothing.
+ */
+export function xmlNestsDeeper(xml: Buffer, max: number): boolean {
+  let depth = 0;
+  let at = xml.indexOf(LT);
+  while (at >= 0 && at < xml.length) {
+    const next = xml[at + 1];
+    if (next === SLASH) {
+      depth--;
+      at = past(xml, '>', at);
+    } else if (xml.toString('latin1', at, at + 4) === '<!--') at = past(xml, '-->', at + 4);
+    else if (xml.toString('latin1', at, at + 9) === '<![CDATA[') at = past(xml, ']]>', at + 9);
+    else if (next === 0x3f) at = past(xml, '?>', at + 2);
+    else if (next === 0x21) at = past(xml, '>', at + 2);
+    else {
+      // An opening tag; it closes itself when it ends in `/>`. Quotes hide `>` and `/`.
+      let quote = 0;
+      let end = at + 1;
+      for (; end < xml.length; end++) {
+        const c = xml[end];
+        if (quote) {
+          if (c === quote) quote = 0;
+        } else if (c === 0x22 || c === 0x27) quote = c;
+        else if (c === GT) break;
+      }
+      if (xml[end - 1] !== SLASH && ++depth > max) return true;
+      at = end + 1;
+    }
+    at = xml.indexOf(LT, at);
+  }
+  return false;
 }
 
 const ZIP_LOCAL = 0x04034b50;
@@ -53,14 +107,23 @@ export function docxOverLimit(data: Buffer, limits: ExtractionLimits): string | 
       isXml ? limits.docxXmlBytes - xml : Number.POSITIVE_INFINITY,
     );
     let size: number;
-    if (method === 0) size = raw.length;
-    else if (method === 8) {
+    let content: Buffer | null = null;
+    if (method === 0) {
+      size = raw.length;
+      content = raw;
+    } else if (method === 8) {
       try {
-        size = inflatedSize(inflateRawSync, raw, budget);
+        // An XML part is kept while it is measured, to be looked at below; any other only counted.
+        content = isXml ? inflated(inflateRawSync, raw, budget) : null;
+        size = isXml ? (content?.length ?? budget + 1) : inflatedSize(inflateRawSync, raw, budget);
       } catch (error) {
         throw new Unreadable(`its part ${name} does not inflate (${(error as Error).message})`);
       }
     } else throw new Unreadable(`its part ${name} uses compression method ${method}`);
+    if (isXml && content && size <= budget && xmlNestsDeeper(content, limits.docxXmlDepth))
+      throw new Unreadable(
+        `its part ${name} nests XML elements deeper than ${limits.docxXmlDepth} levels (docxXmlDepth of x-extraction-limits)`,
+      );
     total += size;
     if (isXml) xml += size;
     if (total > limits.docxPartsBytes)

@@ -91,6 +91,10 @@ async function extract({ data, type, limits }: WorkerTask): Promise<WorkerAnswer
     return { chunks: chunk(text) };
   } catch (error) {
     if (error instanceof OverLimit) return { overLimit: error.message };
+    // The parsers recurse over the file's structure; what is nested too deeply for them is a file that
+    // cannot be read, said as such rather than as the engine's "Maximum call stack size exceeded".
+    if (error instanceof RangeError && /call stack/i.test(error.message))
+      return { unreadable: 'its content is nested too deeply to read' };
     return { unreadable: (error as Error).message };
   }
 }

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { minimalPdf } from '../../conformance/fixtures.ts';
 import {
   docx,
+  docxOfNestedTables,
   docxOfXmlBytes,
   PARAGRAPH_TEXT,
   pdfOfFlateBytes,
@@ -12,7 +13,7 @@ import {
 } from '../../test/hostile-files.ts';
 import { extractionLimits } from '../http/v2/upload.ts';
 import { loadSpecs } from '../specs.ts';
-import { docxOverLimit, pdfOverLimit, Unreadable } from './expansion.ts';
+import { docxOverLimit, pdfOverLimit, Unreadable, xmlNestsDeeper } from './expansion.ts';
 import { type ExtractionLimits, Extractor } from './extract.ts';
 
 const LIMITS = extractionLimits(loadSpecs().v2);
@@ -25,6 +26,7 @@ describe('the contract states the limits (openapi/v2: x-extraction-limits, assum
       'textCharacters',
       'docxPartsBytes',
       'docxXmlBytes',
+      'docxXmlDepth',
       'pdfPages',
       'pdfStreamBytes',
       'seconds',
@@ -59,6 +61,27 @@ describe('docxOverLimit (x-extraction-limits: docxPartsBytes, docxXmlBytes)', ()
     expect(() => docxOverLimit(Buffer.from('PK\x03\x04 word/document.xml but no directory'), LIMITS)).toThrow(
       Unreadable,
     );
+  });
+});
+
+describe('how deep a DOCX nests (x-extraction-limits: docxXmlDepth)', () => {
+  const depth = (xml: string, max: number) => xmlNestsDeeper(Buffer.from(xml), max);
+
+  it('counts open elements, not those that close themselves, nor what comments, CDATA and quotes hold', () => {
+    expect(depth('<?xml version="1.0"?><a><b><c/></b><b/></a>', 2)).toBe(false);
+    expect(depth('<a><b><c/></b></a>', 1)).toBe(true);
+    expect(depth('<a><b><c></c></b></a>', 2)).toBe(true);
+    expect(depth('<a><!-- <b><b><b> --><![CDATA[<b><b><b>]]><b x="/>" y=\'<c>\'></b></a>', 2)).toBe(false);
+    expect(depth(`${'<a x="/>">'.repeat(5)}${'</a>'.repeat(5)}`, 4)).toBe(true);
+  });
+
+  it('refuses a DOCX nested deeper than the limit as unreadable, naming the part; lets one of 50 nested tables through', () => {
+    expect(() => docxOverLimit(docxOfNestedTables(LIMITS.docxXmlDepth), LIMITS)).toThrow(
+      new Unreadable(
+        `its part word/document.xml nests XML elements deeper than ${LIMITS.docxXmlDepth} levels (docxXmlDepth of x-extraction-limits)`,
+      ),
+    );
+    expect(docxOverLimit(docxOfNestedTables(50), LIMITS)).toBeNull();
   });
 });
 
@@ -109,6 +132,13 @@ describe('Extractor', () => {
     const small = new Extractor({ ...LIMITS, memoryMb: 2 });
     expect(await small.extract(minimalPdf('x'), 'application/pdf')).toEqual({
       overLimit: 'it needs more than 2 MB of memory to read',
+    });
+  });
+
+  it('says a file nested too deeply for the parser to read is so, not "Maximum call stack size exceeded"', async () => {
+    const unchecked = new Extractor({ ...LIMITS, docxXmlDepth: Number.MAX_SAFE_INTEGER });
+    expect(await unchecked.extract(docxOfNestedTables(30_000), DOCX)).toEqual({
+      unreadable: 'its content is nested too deeply to read',
     });
   });
 

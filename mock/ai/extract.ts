@@ -17,6 +17,8 @@ export interface ExtractionLimits {
   textCharacters: number;
   docxPartsBytes: number;
   docxXmlBytes: number;
+  /** Deeper than this, a DOCX's XML is not read (400): the parser recurses once per level. */
+  docxXmlDepth: number;
   pdfPages: number;
   pdfStreamBytes: number;
   seconds: number;

@@ -7,7 +7,15 @@ import { DAY, VirtualClock } from './clock.ts';
 import { DomainError } from './errors.ts';
 import { EVENT_LOG_SIZE, emit } from './events.ts';
 import type { PlatformEvent } from './model.ts';
-import { type CommandArgs, type CommandName, type Journal, type JournalEntry, Platform } from './platform.ts';
+import {
+  type CommandArgs,
+  type CommandName,
+  type Journal,
+  type JournalEntry,
+  Platform,
+  UnknownCommand,
+} from './platform.ts';
+import { snapshotProblem } from './snapshot-check.ts';
 import type { TenantState } from './tenant-state.ts';
 
 function demoPlatform() {
@@ -346,6 +354,14 @@ describe('Platform.replay', () => {
     expect(snapshotText(fresh)).toBe(snapshotText(p));
   });
 
+  it('refuses a command this version does not know as UnknownCommand, changing nothing (docs/mock.md, Durable state: a line of a newer lmskit)', () => {
+    const p = demoPlatform();
+    const before = snapshotText(p);
+    for (const t of ['teleportUser', 'toString', '__proto__', 'constructor'])
+      expect(() => p.replay({ t: t as CommandName, a: {}, at: p.now() })).toThrow(UnknownCommand);
+    expect(snapshotText(p)).toBe(before);
+  });
+
   it('a reset in the journal starts the replay over from the seed (docs/mock.md, the admin API: reset)', () => {
     const p = demoPlatform();
     const journal: JournalEntry[] = [];
@@ -378,6 +394,38 @@ describe('Platform.replay', () => {
     const entry = { t: 'blockUser', a: { tenantId: 'demo', apiId: 'lars' }, at: p.now() };
     p.replay(entry as unknown as JournalEntry);
     expect(lars()?.isBanned).toBe(true);
+  });
+});
+
+describe('Platform.loadSnapshot', () => {
+  it('takes its own snapshot back after commands of every kind: the invariants hold for what the mock writes (docs/mock.md, Durable state)', () => {
+    const p = demoPlatform();
+    for (const command of story(p)) runPair(p, command);
+    const snapshot = p.snapshot();
+    expect(snapshotProblem(JSON.parse(JSON.stringify(snapshot)))).toBeNull();
+    const fresh = demoPlatform();
+    fresh.loadSnapshot(JSON.parse(JSON.stringify(snapshot)));
+    expect(snapshotText(fresh)).toBe(snapshotText(p));
+  });
+
+  it('refuses a snapshot whose counters are behind its records, naming the first problem, and keeps the state (docs/mock.md, Durable state)', () => {
+    const p = demoPlatform();
+    const before = snapshotText(p);
+    const snapshot = JSON.parse(before);
+    snapshot.tenants.demo.seq.user = 1;
+    expect(() => p.loadSnapshot(snapshot)).toThrow(
+      /^the snapshot cannot be loaded: tenant demo: users: id 2 is past the counter seq\.user \(1\)/,
+    );
+    expect(snapshotText(p)).toBe(before);
+    // The counters still lead: a create takes a new id.
+    expect(() => runPair(p, story(p)[0] as AnyCommand)).not.toThrow();
+  });
+
+  it('refuses a snapshot of a newer format version, saying a newer lmskit wrote it', () => {
+    const p = demoPlatform();
+    expect(() => p.loadSnapshot({ ...p.snapshot(), version: 2 as 1 })).toThrow(
+      /version 2: a newer lmskit wrote it/,
+    );
   });
 });
 

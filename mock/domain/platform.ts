@@ -16,6 +16,7 @@ import { TENANT_COMMANDS } from './commands/tenant.ts';
 import { WEBHOOK_COMMANDS } from './commands/webhooks.ts';
 import { conflict, invalid, notFound } from './errors.ts';
 import type { PlatformEvent, TenantData } from './model.ts';
+import { snapshotProblem } from './snapshot-check.ts';
 import { type SeededTenantData, TenantState } from './tenant-state.ts';
 import { withoutPassword } from './users.ts';
 
@@ -65,6 +66,22 @@ export interface Journal {
   append(entry: JournalEntry): void;
   /** Takes back the entry just appended: its command was refused and changed nothing. */
   retract(entry: JournalEntry): void;
+  /**
+   * With `--fsync`: settles once every entry appended so far is flushed to disk (rejects with a
+   * JournalError when flushing failed); undefined when there is nothing to wait for.
+   */
+  durable?(): Promise<void> | undefined;
+}
+
+/**
+ * A journal line holds a command this version does not know: a newer lmskit wrote it. Replaying past
+ * it would lose what it did, so the start stops (docs/mock.md, Durable state).
+ */
+export class UnknownCommand extends Error {
+  constructor(readonly command: string) {
+    super(`the command ${command}, which this version of lmskit does not know: a newer lmskit wrote it`);
+    this.name = 'UnknownCommand';
+  }
 }
 
 /** The journal could not keep a command, so it did not run: nothing changed, and a retry may work. */
@@ -98,6 +115,8 @@ export class Platform {
   version = 0;
   private readonly bySiteKey = new Map<string, TenantState>();
   private journal: Journal | null = null;
+  /** Entries handed to the journal so far: a request compares it before and after its handler. */
+  private journalled = 0;
   private readonly eventListeners = new Set<(tenant: TenantState, events: PlatformEvent[]) => void>();
   private readonly loadListeners = new Set<() => void>();
   private readonly deliveryListeners = new Set<(tenant: TenantState) => void>();
@@ -154,7 +173,10 @@ export class Platform {
     // Written down only where a journal keeps it: hashing a new user's password for no journal was
     // 2 % of a write's CPU without --state-file.
     const entry: JournalEntry | null = this.journal ? { t: name, a: journalled(args), at } : null;
-    if (entry) this.journal?.append(entry);
+    if (entry) {
+      this.journal?.append(entry);
+      this.journalled++;
+    }
     // What a command added is what took a higher id than before it: the event log is cut from the
     // front (domain/events.ts), so its length cannot tell.
     const before = new Map<string, { event: number; delivery: number }>();
@@ -191,14 +213,31 @@ export class Platform {
   replay(entry: JournalEntry): void {
     this.clock.set(entry.at);
     const name = FORMER_NAMES[entry.t] ?? entry.t;
-    const command = COMMANDS[name] as ((p: Platform, a: unknown) => unknown) | undefined;
-    if (!command) throw new Error(`unknown command ${entry.t}`);
+    const command = Object.hasOwn(COMMANDS, name)
+      ? (COMMANDS[name] as (p: Platform, a: unknown) => unknown)
+      : undefined;
+    if (!command) throw new UnknownCommand(String(entry.t));
     this.atInstant(entry.at, () => command(this, entry.a));
     this.version++;
   }
 
   setJournal(journal: Journal | null): void {
     this.journal = journal;
+  }
+
+  /** A mark to hand to `durable` later: how many commands were journalled so far. */
+  writeMark(): number {
+    return this.journalled;
+  }
+
+  /**
+   * When commands were journalled since `mark` and the journal flushes to disk (`--fsync`): settles
+   * once they are on disk, so that the answer of a write waits for its own line (and those of the
+   * batch it joined). Undefined when there is nothing to wait for.
+   */
+  durable(mark: number): Promise<void> | undefined {
+    if (mark === this.journalled) return undefined;
+    return this.journal?.durable?.();
   }
 
   onEvents(listener: (tenant: TenantState, events: PlatformEvent[]) => void): () => void {
@@ -246,9 +285,17 @@ export class Platform {
 
   /** Checks the outline of a snapshot (from a file or the admin API) and loads it. */
   loadSnapshot(snapshot: Snapshot): void {
+    if (snapshot?.format === 'lmskit-state' && typeof snapshot.version === 'number' && snapshot.version > 1)
+      throw invalid(
+        `the snapshot has version ${snapshot.version}: a newer lmskit wrote it, and this one reads version 1`,
+      );
     if (snapshot?.format !== 'lmskit-state' || snapshot.version !== 1 || typeof snapshot.now !== 'number') {
       throw invalid('not an lmskit state snapshot (format lmskit-state, version 1)');
     }
+    // Its invariants before anything is built: counters behind the records handed out ids already
+    // taken, and every later create failed.
+    const problem = snapshotProblem(snapshot);
+    if (problem) throw invalid(`the snapshot cannot be loaded: ${problem}`);
     try {
       this.load({ now: snapshot.now, tenants: Object.values(snapshot.tenants) });
     } catch (error) {

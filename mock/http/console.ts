@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Request, type Response, Router } from 'express';
 import { ROOT } from '../../lib/paths.ts';
+import { CONSOLE_POLICY } from './page-headers.ts';
 import { answeredAsReadOnly } from './read-only.ts';
 
 export const CONSOLE_DIR = join(ROOT, 'console');
@@ -50,6 +51,7 @@ export function consoleRouter(): Router {
   let files: Promise<ConsoleFiles> | undefined;
   const router = Router();
   router.use(async (req: Request, res: Response) => {
+    res.set({ 'Content-Security-Policy': CONSOLE_POLICY, 'X-Content-Type-Options': 'nosniff' });
     if (answeredAsReadOnly(req, res, 'The console is')) return;
     files ??= build();
     let built: ConsoleFiles;

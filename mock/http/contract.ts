@@ -3,8 +3,9 @@
 // `operationId` — a missing handler is an error at start, so the mock cannot silently lack an
 // operation. Each operation is a chain of
 // small steps, one module each under ./contract/: compiled on first use (compile.ts), then per request
-// authenticate (the API's `before`), answer a GET from the cache (cache.ts), coerce (coerce.ts),
-// validate the input (validate-input.ts), check the answer in tests (validate-output.ts), and the handler.
+// authenticate (the API's `before`), read the JSON body (../json-body.ts), answer a GET from the cache
+// (cache.ts), coerce (coerce.ts), validate the input (validate-input.ts), check the answer in tests
+// (validate-output.ts), and the handler.
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { SpecSchemas } from '../../lib/openapi-schemas.ts';
 import { AnswerCache } from './answer-cache.ts';
@@ -14,6 +15,7 @@ import { type CompiledOperation, compileOperation, type Node } from './contract/
 import { RouteTable } from './contract/route-table.ts';
 import { type InputProblem, inputProblems } from './contract/validate-input.ts';
 import { checkAnswer, type MismatchReport } from './contract/validate-output.ts';
+import { jsonBody } from './json-body.ts';
 
 export type { ValidatedRequest } from './contract/coerce.ts';
 export type { InputProblem } from './contract/validate-input.ts';
@@ -38,8 +40,13 @@ export interface ContractRouterOptions {
   spec: Node;
   /** One handler per operation, by operationId (typed with `Handlers<PathOperations>`). */
   handlers: object;
-  /** Runs before validation (authentication); may answer itself. */
+  /** Runs first (authentication); may answer itself. The body is read only once it admits the request. */
   before?: (req: Request, res: Response, operation: Node) => boolean | Promise<boolean>;
+  /**
+   * Runs after the body is read, before the cache and validation (what the caller may do: scopes,
+   * licence, limits); may answer itself. The journal then shows the body of a refused write.
+   */
+  admit?: (req: Request, res: Response, operation: Node) => boolean;
   /** Answers invalid input in the API's error shape. */
   invalid: (res: Response, problems: InputProblem[], operation: Node) => void;
   /** When set, every JSON answer is checked against the document; a departure is passed here. */
@@ -50,6 +57,11 @@ export interface ContractRouterOptions {
    * stay the same. Runs after `before`.
    */
   cacheBy?: { epoch: () => string; caller: (res: Response) => string };
+  /**
+   * Writes made durable in batches (`--fsync`, Platform.durable): an answer is sent once the
+   * commands its handler ran are on disk, since a 2xx promises the write is kept.
+   */
+  durability?: { writeMark(): number; durable(mark: number): Promise<void> | undefined };
 }
 
 /** What the steps of one request hand on to the next. */
@@ -91,6 +103,7 @@ export function contractRouter(options: ContractRouterOptions): RequestHandler {
   const schemas = new SpecSchemas(spec);
   const table = new RouteTable<RequestHandler>();
   const cache = new AnswerCache();
+  const body = jsonBody();
 
   for (const [path, item] of Object.entries(spec.paths as Node)) {
     for (const method of METHODS) {
@@ -105,7 +118,9 @@ export function contractRouter(options: ContractRouterOptions): RequestHandler {
       // was most of the mock's start-up time, for operations a run may never call.
       let steps: RequestHandler | undefined;
       table.add(method, path, (req, res, next) => {
-        steps ??= runSteps(chain(compileOperation(schemas, path, method), handler, options, schemas, cache));
+        steps ??= runSteps(
+          chain(compileOperation(schemas, path, method), handler, options, schemas, cache, body),
+        );
         steps(req, res, next);
       });
     }
@@ -125,6 +140,7 @@ function chain(
   options: ContractRouterOptions,
   schemas: SpecSchemas,
   cache: AnswerCache,
+  body: RequestHandler,
 ): Step[] {
   const { operation, method } = op;
   const send = (res: Response, answer: AnswerObject) => {
@@ -139,6 +155,13 @@ function chain(
       const admitted = options.before ? options.before(req, res, operation) : true;
       if (admitted instanceof Promise) return admitted.then((yes) => yes && next());
       if (admitted) next();
+    },
+    // The body is read only once `before` has admitted the request: a client without credentials
+    // gets its refusal without the mock holding its body (docs/mock.md, "Bounds"); the rest of an
+    // unread body is discarded as it arrives. No operation reads a GET's body.
+    (req, res, next) => (req.method === 'GET' || req.method === 'HEAD' ? next() : body(req, res, next)),
+    (req, res, next) => {
+      if (!options.admit || options.admit(req, res, operation)) next();
     },
     // The cache comes before coercion and validation: a kept answer is a 200 to this very URL, and
     // the input of a GET that takes no body is its URL alone (validate-input.ts checks path and
@@ -168,9 +191,15 @@ function chain(
       next();
     },
     (req, res) => {
+      const mark = options.durability?.writeMark();
       const answer = handler(req, res, passed(res).input);
-      if (answer instanceof Promise) return answer.then((a) => send(res, a));
-      send(res, answer);
+      const settle = (a: AnswerObject) => {
+        const flushed = mark === undefined ? undefined : options.durability?.durable(mark);
+        if (flushed) return flushed.then(() => send(res, a));
+        send(res, a);
+      };
+      if (answer instanceof Promise) return answer.then(settle);
+      return settle(answer);
     },
   ];
 }

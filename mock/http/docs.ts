@@ -10,6 +10,7 @@ import { extname, join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { type Request, type Response, Router } from 'express';
 import { ROOT } from '../../lib/paths.ts';
+import { docsPolicy } from './page-headers.ts';
 import { answeredAsReadOnly } from './read-only.ts';
 
 /** The site's files: name relative to its root → content. */
@@ -43,10 +44,26 @@ export function servedPage(page: string, req: Request): string {
 const html = (title: string, text: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body><h1>${title}</h1><p>${text}</p></body></html>\n`;
 
+/** Policies of served pages remembered, by page and address (a reference page is ~2.6 MB to hash). */
+const POLICIES_KEPT = 32;
+
 export function docsRouter(load: LoadDocs): Router {
   let site: Promise<DocsFiles> | undefined;
   const router = Router();
+  const basePolicy = docsPolicy();
+  const policies = new Map<string, string>();
+  /** The policy of a page as served: its inline scripts by hash (page-headers.ts). */
+  const policyOf = (key: string, page: string) => {
+    let policy = policies.get(key);
+    if (!policy) {
+      if (policies.size >= POLICIES_KEPT) policies.clear();
+      policy = docsPolicy(page);
+      policies.set(key, policy);
+    }
+    return policy;
+  };
   router.use(async (req: Request, res: Response) => {
+    res.set({ 'Content-Security-Policy': basePolicy, 'X-Content-Type-Options': 'nosniff' });
     if (answeredAsReadOnly(req, res, 'The docs are')) return;
     if (!site) {
       site = load();
@@ -81,7 +98,12 @@ export function docsRouter(load: LoadDocs): Router {
       return;
     }
     res.set('cache-control', 'no-cache').type(TYPES[extname(name ?? '')] ?? 'application/octet-stream');
-    res.send(typeof content === 'string' && name?.endsWith('.html') ? servedPage(content, req) : content);
+    if (typeof content !== 'string' || !name?.endsWith('.html')) {
+      res.send(content);
+      return;
+    }
+    const page = servedPage(content, req);
+    res.set('Content-Security-Policy', policyOf(`${name} ${req.protocol}://${req.host}`, page)).send(page);
   });
   return router;
 }

@@ -14,7 +14,8 @@ export type OwnCode =
   | 'BAD_REQUEST'
   | 'HEADERS_TOO_LARGE'
   | 'REQUEST_TIMEOUT'
-  | 'METHOD_NOT_ALLOWED';
+  | 'METHOD_NOT_ALLOWED'
+  | 'HOST_NOT_ALLOWED';
 
 export interface ApiError {
   status: number;

@@ -1,7 +1,8 @@
 // The request journal (admin API, "Journal"): what each client sent and what the mock answered, for
-// a person asking "what did my client send?" — URL with query, headers with keys masked, bodies (cut
-// at BODY_LIMIT), the matched operation, the caller, and whether both sides kept the contract. It is
-// a ring of the last `size` requests, outside the platform state: it describes this run only.
+// a person asking "what did my client send?" — URL with query, headers with credentials masked, bodies
+// (cut at BODY_LIMIT) with the fields the contracts mark as secret masked (secrets.ts), the matched
+// operation, the caller, and whether both sides kept the contract. It is a ring of the last `size`
+// requests, outside the platform state: it describes this run only.
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import type { components } from '../../generated/admin.ts';
@@ -15,6 +16,7 @@ import type { Specs } from '../specs.ts';
 import type { InputProblem } from './contract.ts';
 import { describeProblems } from './error-body.ts';
 import { receivedJson } from './json-body.ts';
+import { isSecretHeader, maskSecret, maskText, maskValue, type SecretTree, secretTree } from './secrets.ts';
 
 /** Requests kept by default (`--journal-size`). */
 export const DEFAULT_JOURNAL_SIZE = 1000;
@@ -22,8 +24,6 @@ export const DEFAULT_JOURNAL_SIZE = 1000;
 export const MAX_JOURNAL_SIZE = 100_000;
 /** Bodies are kept up to this many bytes, then cut with a note (1000 requests × 2 × 32 KB ≤ 64 MB). */
 export const BODY_LIMIT = 32 * 1024;
-/** Headers holding credentials: shown as their last 4 characters only. */
-const SECRET_HEADERS = new Set(['x-api-key', 'x-mcp-key', 'authorization', 'cookie', 'set-cookie']);
 
 // The journal's wire shapes are the admin contract's (openapi/admin, Journal*): stated there once.
 type Schemas = components['schemas'];
@@ -112,33 +112,61 @@ export function journalApiOf(path: string, userAgent: string | undefined): Journ
   return 'other';
 }
 
-/** `••••abcd`: enough to tell keys apart, not enough to use one. */
-export const mask = (value: string) => `••••${value.slice(-4)}`;
-
 function headersOf(raw: Record<string, string | string[] | number | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(raw)) {
     if (value === undefined) continue;
     const text = Array.isArray(value) ? value.join(', ') : String(value);
     const key = name.toLowerCase();
-    out[key] = SECRET_HEADERS.has(key) ? mask(text) : text;
+    out[key] = isSecretHeader(key) ? maskSecret(text) : text;
   }
   return out;
 }
 
 const isText = (type: string) => /json|text|xml|javascript|html|csv|yaml|x-www-form-urlencoded/.test(type);
 
-/** A body as the journal shows it: parsed JSON, else text, cut at BODY_LIMIT with a note. */
-function bodyOf(text: string, size: number, type: string): Pick<JournalMessage, 'body' | 'bodyNote'> {
-  if (size > BODY_LIMIT) return { body: cut(text), bodyNote: `cut at ${BODY_LIMIT} of ${size} bytes` };
+/**
+ * A body as the journal shows it: parsed JSON, else text, cut at BODY_LIMIT with a note; the secrets
+ * `secrets` finds (the contract's schema of this body) masked.
+ */
+function bodyOf(
+  text: string,
+  size: number,
+  type: string,
+  secrets?: SecretTree,
+): Pick<JournalMessage, 'body' | 'bodyNote'> {
+  if (size > BODY_LIMIT)
+    return { body: maskText(cut(text), secrets), bodyNote: `cut at ${BODY_LIMIT} of ${size} bytes` };
   if (type.includes('json')) {
     try {
-      return { body: JSON.parse(text), bodyNote: null };
+      return { body: maskValue(JSON.parse(text), secrets), bodyNote: null };
     } catch {
-      return { body: text, bodyNote: 'not valid JSON; shown as text' };
+      return { body: maskText(text, secrets), bodyNote: 'not valid JSON; shown as text' };
     }
   }
-  return { body: text === '' ? null : text, bodyNote: null };
+  return { body: text === '' ? null : maskText(text, secrets), bodyNote: null };
+}
+
+/**
+ * The path and query of a request-target as sent. The absolute form (`GET http://host/path`, which a
+ * client may send a server) loses its scheme and authority, whatever they hold, so every entry's URL
+ * is a path that an origin can be put in front of (HAR, "Copy as curl").
+ */
+export function pathAndQuery(target: string): string {
+  if (target.startsWith('/')) return target;
+  const authority = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/.exec(target);
+  if (!authority) return target;
+  const rest = target.slice(authority[0].length);
+  return rest.startsWith('/') ? rest : `/${rest}`;
+}
+
+/** `origin` followed by a journalled URL, as a URL: put together as text, since `//x` resolved against an origin would name host x. */
+function absoluteUrl(url: string, origin: string): URL {
+  for (const text of [`${origin}${url.startsWith('/') ? '' : '/'}${url}`, `${origin}/`])
+    try {
+      return new URL(text);
+    } catch {}
+  return new URL('http://localhost/');
 }
 
 /**
@@ -240,10 +268,12 @@ class Recording {
     readonly req: Request,
     readonly started: number,
     readonly virtualAt: number,
+    url: string,
+    path: string,
   ) {
     this.method = req.method;
-    this.path = req.path;
-    this.url = req.originalUrl;
+    this.path = path;
+    this.url = url;
   }
 }
 
@@ -296,6 +326,7 @@ export class RequestJournal {
   private next = 0;
   private seq = 0;
   private readonly schemas = new Map<ContractApi, SpecSchemas>();
+  private readonly secrets = new Map<string, SecretTree | undefined>();
   private operations?: Map<string, { path: string; method: string; operation: Node }>;
 
   constructor(private readonly options: JournalOptions) {
@@ -308,10 +339,13 @@ export class RequestJournal {
   /** Express middleware, first in the chain: keeps each request and its answer once the answer is sent. */
   record = (req: Request, res: Response, next: NextFunction) => {
     // Read now: routers mounted below rewrite `req.url` while they handle the request.
-    const { method, path } = req;
+    const { method } = req;
+    const url = pathAndQuery(req.originalUrl);
+    const query = url.indexOf('?');
+    const path = query < 0 ? url : url.slice(0, query);
     if (unrecorded(method, path)) return next();
     hookAnswers(Object.getPrototypeOf(res));
-    (res as Recorded)[RECORDING] = new Recording(this, req, performance.now(), this.options.now());
+    (res as Recorded)[RECORDING] = new Recording(this, req, performance.now(), this.options.now(), url, path);
     next();
   };
 
@@ -364,7 +398,7 @@ export class RequestJournal {
       chunks.map((c, i) => (typeof c === 'string' ? Buffer.from(c, chunkEncodings[i]) : c)),
     ).toString('utf8');
     const body = isText(responseType)
-      ? bodyOf(text, totalBytes, responseType)
+      ? bodyOf(text, totalBytes, responseType, this.secretsOf(s, s.status))
       : {
           body: null,
           bodyNote: totalBytes ? `${totalBytes} bytes of ${responseType || 'untyped'} data` : null,
@@ -374,7 +408,7 @@ export class RequestJournal {
         headers: headersOf(requestHeaders),
         ...('json' in requestBody
           ? {
-              ...bodyOf(requestBody.json, requestBody.textSize, 'application/json'),
+              ...bodyOf(requestBody.json, requestBody.textSize, 'application/json', this.secretsOf(s)),
               bodySize: requestBody.bodySize,
             }
           : requestBody),
@@ -415,7 +449,7 @@ export class RequestJournal {
       .map((stored) => {
         const entry = this.entryOf(stored);
         const s = { ...stored, ...this.shownOf(stored) };
-        const query = new URL(s.url, origin).searchParams;
+        const url = absoluteUrl(s.url, origin);
         const bodyText = (m: JournalMessage) =>
           m.body === null || m.body === undefined
             ? ''
@@ -431,10 +465,10 @@ export class RequestJournal {
           time: entry.latencyMs,
           request: {
             method: s.method,
-            url: new URL(s.url, origin).toString(),
+            url: url.toString(),
             httpVersion: 'HTTP/1.1',
             headers: pairs(s.request.headers),
-            queryString: [...query].map(([name, value]) => ({ name, value })),
+            queryString: [...url.searchParams].map(([name, value]) => ({ name, value })),
             ...(s.request.bodySize
               ? {
                   postData: {
@@ -572,6 +606,32 @@ export class RequestJournal {
       response: departures.length ? 'invalid' : 'valid',
       errors: [...errors, ...departures.map((d) => `answer ${d}`)],
     };
+  }
+
+  /**
+   * Where the secrets are in the request body of `s` (no `status`) or in its answer with `status`,
+   * from the operation's schema in the contract (secrets.ts); worked out once per operation and status.
+   */
+  private secretsOf(s: Stored, status?: number): SecretTree | undefined {
+    const api: ContractApi | null = s.api === 'mcp' ? 'v2' : s.api === 'other' ? null : s.api;
+    if (!api || !s.operationId) return undefined;
+    const key = `${api} ${s.operationId} ${status ?? 'request'}`;
+    if (this.secrets.has(key)) return this.secrets.get(key);
+    const spec = this.options.specs[api] as Node;
+    const operation = this.operation(api, s.operationId)?.operation;
+    let tree: SecretTree | undefined;
+    if (operation) {
+      const responses = (operation.responses ?? {}) as Node;
+      const message =
+        status === undefined
+          ? resolveRef(spec, operation.requestBody as Node | undefined)
+          : resolveRef(spec, (responses[String(status)] ?? responses.default) as Node | undefined);
+      const content = (message?.content ?? {}) as Node;
+      const schema = (content['application/json'] ?? Object.values(content)[0])?.schema as Node | undefined;
+      tree = secretTree(spec, schema);
+    }
+    this.secrets.set(key, tree);
+    return tree;
   }
 
   private schemasOf(api: ContractApi): SpecSchemas {

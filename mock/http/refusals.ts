@@ -46,13 +46,21 @@ const PARSER_REFUSALS: Record<string, [number, string, (limit: number) => string
   ERR_HTTP_REQUEST_TIMEOUT: [408, 'REQUEST_TIMEOUT', () => 'The request was not received in time.'],
 };
 
+interface Answering {
+  headersSent?: boolean;
+  req?: { originalUrl?: string };
+}
+
 /**
  * Answers what Node's HTTP parser refuses with the API's error body instead of Node's bare status
  * line. The request line, when the parser got that far, tells which API the request was for.
  */
 export function answerClientErrors(server: Server): void {
   server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) => {
-    if (!socket.writable || error.code === 'ECONNRESET') {
+    // The answer the request on this socket is getting, if any: one whose headers are out cannot be
+    // followed by another, so the connection is only closed.
+    const answering = (socket as Duplex & { _httpMessage?: Answering })._httpMessage;
+    if (!socket.writable || error.code === 'ECONNRESET' || answering?.headersSent) {
       socket.destroy();
       return;
     }
@@ -61,7 +69,11 @@ export function answerClientErrors(server: Server): void {
       'BAD_REQUEST',
       () => 'The request is not valid HTTP.',
     ];
-    const path = /^[A-Z]+ (\S+)/.exec(error.rawPacket?.toString('latin1', 0, 2048) ?? '')?.[1] ?? '';
+    // A request that timed out has no raw packet: its URL is that of the request being answered.
+    const path =
+      /^[A-Z]+ (\S+)/.exec(error.rawPacket?.toString('latin1', 0, 2048) ?? '')?.[1] ??
+      answering?.req?.originalUrl ??
+      '';
     const body = JSON.stringify(
       errorBody(
         path,

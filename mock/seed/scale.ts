@@ -36,6 +36,71 @@ export function parseScale(spec: string): ScaleOptions {
   return sizes;
 }
 
+/**
+ * What one record of the scale seed costs, measured by building the seed's tenant between two full
+ * collections (`node --expose-gc`, Node 20; heap and array buffers from `process.memoryUsage()`):
+ * a million users took 9 MB of heap and 33 MB of typed arrays, ten thousand courses 11 MB of heap,
+ * five million assignments 240 MB of typed arrays (bench/RESULTS.md has the same 1 000 000-user seed
+ * at 358 MB resident). Rounded up, so that the estimate errs on the side of refusing.
+ */
+const COST = {
+  /** A user's place in its group's member list, with the list's slack. */
+  userHeap: 12,
+  /** A user's counts (user-stats-table.ts), index slot and edit flag, and its first and last assignment. */
+  userColumns: 41,
+  /** A course record with its two elements. */
+  courseHeap: 1_200,
+  /** One row of the assignment table (assignment-table.ts). */
+  assignmentColumns: 48,
+  /** An id past the typed arrays' reach, kept in a Map instead (int-by-id.ts): about 34 bytes measured. */
+  mapEntry: 40,
+  /** The mock itself, the demo's keys and the contracts: what runs besides the seed. */
+  base: 64 * 2 ** 20,
+};
+/** Ids below this are kept in typed arrays; past it each takes a Map entry (int-by-id.ts). */
+const DENSE_IDS = 2 ** 24;
+/** A Map holds at most 2^24 entries (V8), so an index keeps at most this many ids in all. */
+export const MAX_SCALE_USERS = DENSE_IDS - 1 + 2 ** 24;
+/** Assignment ids are 32-bit integers (assignment-table.ts). */
+export const MAX_SCALE_ASSIGNMENTS = 2 ** 31 - 1;
+/** The share of a memory limit the seed may fill: the rest is for collecting garbage and serving. */
+const SHARE = 0.75;
+
+export interface MemoryLimits {
+  /** V8's heap limit (`v8.getHeapStatistics().heap_size_limit`). */
+  heapBytes: number;
+  /** The memory the process can have: the machine's, or less under a cgroup limit. */
+  totalBytes: number;
+}
+
+/** The bytes the seed of these sizes takes: in V8's heap, and in all (heap and typed arrays). */
+export function scaleBytes(o: ScaleOptions): { heap: number; total: number } {
+  const past = (n: number) => Math.max(0, n - (DENSE_IDS - 1));
+  const mapEntries = past(o.users) + 2 * past(Math.min(o.users, o.assignments)) + past(o.courses);
+  const heap = COST.base + o.users * COST.userHeap + o.courses * COST.courseHeap + mapEntries * COST.mapEntry;
+  return { heap, total: heap + o.users * COST.userColumns + o.assignments * COST.assignmentColumns };
+}
+
+const gb = (bytes: number) => `${(bytes / 2 ** 30).toFixed(1)} GB`;
+
+/**
+ * Why a seed of these sizes cannot be built within `limits`, as the one sentence `lmskit mock` ends
+ * with, or null when it fits. Checked before anything is built: past the heap limit V8 spent half a
+ * minute collecting before it gave up with a RangeError or a fatal error.
+ */
+export function scaleProblem(spec: string, o: ScaleOptions, limits: MemoryLimits): string | null {
+  if (o.users > MAX_SCALE_USERS || o.courses > MAX_SCALE_USERS)
+    return `--seed-scale ${spec}: the mock cannot index more than ${MAX_SCALE_USERS} users or courses (ids below 2^24 in typed arrays, at most 2^24 more in a Map).`;
+  if (o.assignments > MAX_SCALE_ASSIGNMENTS)
+    return `--seed-scale ${spec}: the mock cannot hold more than ${MAX_SCALE_ASSIGNMENTS} assignments (their ids are 32-bit integers).`;
+  const { heap, total } = scaleBytes(o);
+  if (heap > SHARE * limits.heapBytes)
+    return `--seed-scale ${spec} does not fit in memory: its records need about ${gb(heap)} of JavaScript heap, and V8 allows this process ${gb(limits.heapBytes)}, of which the seed may fill three quarters; ask for fewer courses or users, or give Node a larger heap (NODE_OPTIONS=--max-old-space-size=<MB>).`;
+  if (total > SHARE * limits.totalBytes)
+    return `--seed-scale ${spec} does not fit in memory: it needs about ${gb(total)}, and this machine has ${gb(limits.totalBytes)} for this process, of which the seed may fill three quarters; ask for fewer assignments or users.`;
+  return null;
+}
+
 const FIRST = [
   'Ada',
   'Ben',

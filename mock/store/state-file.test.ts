@@ -2,21 +2,36 @@
 // acknowledged command, each with a CRC32. A restart restores every acknowledged write; a write the
 // disk does not take changes nothing and is refused; a torn last line is dropped; any other damage
 // stops the start unless recovery is asked for; a path that cannot hold the file is one sentence.
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { diskWithRoom } from '../../test/full-disk.ts';
+import { createApp } from '../app.ts';
 import { VirtualClock } from '../domain/clock.ts';
 import { DomainError } from '../domain/errors.ts';
 import { type CommandArgs, type CommandName, JournalError, Platform } from '../domain/platform.ts';
+import { DEMO_SITE_API_KEY } from '../seed/demo.ts';
 import { loadSeed } from '../seed/index.ts';
 import {
   type OpenReport,
+  openWarnings,
   StateFile,
   StateFileDamaged,
+  StateFileFromNewerVersion,
   type StateFileFs,
   type StateFileOptions,
   StateFileUnusable,
@@ -451,5 +466,241 @@ describe('StateFile: secrets', () => {
       input: { name: 'Nora', email: 'nora@demo.example', password: 'Zebra-Sunrise-42', roleAlias: 'learner' },
     });
     expect(readFileSync(path, 'utf8')).not.toContain('Zebra-Sunrise-42');
+  });
+});
+
+/** A line as the state file frames it. */
+const framed = (value: unknown) => {
+  const json = JSON.stringify(value);
+  return `${json}\t${(crc32(json) >>> 0).toString(16).padStart(8, '0')}`;
+};
+
+describe('StateFile: a line written by a newer lmskit', () => {
+  function withUnknownLine() {
+    const first = start();
+    for (const command of WRITES.slice(0, 2)) run(first.platform, command);
+    first.file.close();
+    const [snapshot, a, b] = lines();
+    const at = JSON.parse((a as string).split('\t')[0] as string).at;
+    const text = `${[snapshot, a, framed({ t: 'futureCommand', a: {}, at }), b].join('\n')}\n`;
+    writeFileSync(path, text);
+    return text;
+  }
+
+  it('stops the start naming the line and the command, and leaves the file untouched (docs/mock.md, Durable state: never drop a line)', () => {
+    const text = withUnknownLine();
+    let error: unknown;
+    try {
+      start();
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(StateFileFromNewerVersion);
+    expect((error as StateFileFromNewerVersion).exitCode).toBe(3);
+    expect((error as Error).message).toMatch(
+      /holds at line 3 of 4 the command futureCommand, which this version of lmskit does not know: a newer lmskit wrote it\. Nothing was changed/,
+    );
+    expect(readFileSync(path, 'utf8')).toBe(text);
+    expect(fs.readdirSync(dir)).toEqual(['state.jsonl']);
+  });
+
+  it('with recover, skips it, replays the rest and keeps the file as it was aside (docs/mock.md, Durable state: --recover)', () => {
+    const text = withUnknownLine();
+    const second = start({ recover: true });
+    expect(second.report.unknown?.lines).toEqual([{ line: 3, command: 'futureCommand' }]);
+    expect(second.report.replayed).toBe(2);
+    expect(snapshotText(second.platform)).toBe(reference(WRITES.slice(0, 2)));
+    expect(readFileSync(second.report.unknown?.keptAside as string, 'utf8')).toBe(text);
+    expect(second.report.unknown?.keptAside).toMatch(/state\.jsonl\.newer-/);
+    expect(openWarnings(path, second.report)).toEqual([
+      `state file ${path}: skipped line 3: the command futureCommand, which this version of lmskit does not know: a newer lmskit wrote it.`,
+      `state file ${path}: the file as it was is kept at ${second.report.unknown?.keptAside}.`,
+    ]);
+    expect(start().report).toEqual(clean);
+  });
+});
+
+describe('StateFile: what the path is', () => {
+  it('writes through a symbolic link to its target, at start, while running and when compacting (docs/mock.md, Durable state)', () => {
+    const target = join(dir, 'data', 'state.jsonl');
+    mkdirSync(join(dir, 'data'));
+    writeFileSync(target, '');
+    const link = path;
+    symlinkSync(target, link);
+    const first = start({ compactEvery: 2 });
+    for (const command of WRITES) run(first.platform, command);
+    first.file.compact(first.platform);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(fs.readdirSync(join(dir, 'data'))).toEqual(['state.jsonl']);
+    first.file.close();
+    const second = start();
+    expect(snapshotText(second.platform)).toBe(reference(WRITES));
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+  });
+
+  it('refuses a FIFO without opening it, in one sentence (docs/mock.md, Durable state: a regular file or a new path)', () => {
+    spawnSync('mkfifo', [path]);
+    const opens: string[] = [];
+    const io: StateFileFs = {
+      ...fs,
+      openSync: ((p: string, ...rest: []) => {
+        opens.push(p);
+        return (fs.openSync as (...a: unknown[]) => number)(p, ...rest);
+      }) as StateFileFs['openSync'],
+    };
+    expect(() => start({ fs: io })).toThrow(StateFileUnusable);
+    expect(() => start({ fs: io })).toThrow(
+      /cannot be used: it is a FIFO \(named pipe\), not a regular file/,
+    );
+    expect(opens).toEqual([]);
+    expect(fs.statSync(path).isFIFO()).toBe(true);
+  });
+});
+
+describe('StateFile with fsync: group commit (docs/mock.md, Durable state: --fsync)', () => {
+  /** A file system whose fdatasync is held until the test lets it finish; records what the file held when it was called. */
+  function heldFlushes() {
+    const flushes: { held: string; finish: (error?: NodeJS.ErrnoException) => void }[] = [];
+    const dirFlushes: number[] = [];
+    const io: StateFileFs = {
+      ...fs,
+      fdatasync: ((fd: number, done: (error: NodeJS.ErrnoException | null) => void) => {
+        flushes.push({ held: readFileSync(path, 'utf8'), finish: (error) => done(error ?? null) });
+        void fd;
+      }) as StateFileFs['fdatasync'],
+      fsyncSync: ((fd: number) => {
+        if (fs.fstatSync(fd).isDirectory()) dirFlushes.push(fd);
+        fs.fsyncSync(fd);
+      }) as StateFileFs['fsyncSync'],
+    };
+    return { io, flushes, dirFlushes };
+  }
+
+  async function serve(platform: Platform) {
+    const server = createApp({ platform, adminToken: 'state-file-unit-token' }).app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/openapi/v1`;
+    const answers: Record<string, number> = {};
+    const create = (id: string) =>
+      fetch(`${base}/users`, {
+        method: 'POST',
+        headers: { 'x-api-key': DEMO_SITE_API_KEY, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          id,
+          name: `User ${id}`,
+          email: `${id}@demo.example`,
+          password: 'password1',
+          roleAlias: 'learner',
+        }),
+      }).then(async (r) => {
+        await r.arrayBuffer();
+        answers[id] = r.status;
+        return r.status;
+      });
+    const stop = () => new Promise((resolve) => server.close(resolve));
+    return { create, answers, base, stop };
+  }
+
+  it('answers a write only once fdatasync of its line has finished; writes arriving during a flush share the next one', async () => {
+    const { io, flushes } = heldFlushes();
+    const { platform } = start({ fs: io, fsync: true });
+    const { create, answers, stop } = await serve(platform);
+
+    const first = create('one');
+    await vi.waitFor(() => expect(flushes).toHaveLength(1));
+    // The line was written before the flush began.
+    expect(flushes[0]?.held).toContain('User one');
+
+    const more = [create('two'), create('three')];
+    await vi.waitFor(() => expect(readFileSync(path, 'utf8')).toContain('User three'));
+    // One flush at a time, and no write answered before its flush finished.
+    expect(flushes).toHaveLength(1);
+    expect(answers).toEqual({});
+
+    flushes[0]?.finish();
+    expect(await first).toBe(201);
+    await vi.waitFor(() => expect(flushes).toHaveLength(2));
+    expect(flushes[1]?.held).toContain('User two');
+    expect(flushes[1]?.held).toContain('User three');
+    expect(answers).toEqual({ one: 201 });
+
+    flushes[1]?.finish();
+    expect(await Promise.all(more)).toEqual([201, 201]);
+    // Two flushes for three writes, and none while nothing waits.
+    expect(flushes).toHaveLength(2);
+    await stop();
+  });
+
+  it('answers reads and refused writes while a flush is under way: they have no line to wait for', async () => {
+    const { io, flushes } = heldFlushes();
+    const { platform } = start({ fs: io, fsync: true });
+    const { create, base, stop } = await serve(platform);
+    const first = create('one');
+    await vi.waitFor(() => expect(flushes).toHaveLength(1));
+    const read = await fetch(`${base}/courses`, { headers: { 'x-api-key': DEMO_SITE_API_KEY } });
+    expect(read.status).toBe(200);
+    // The same id again is refused: its line was taken back, nothing to flush.
+    const again = await fetch(`${base}/users`, {
+      method: 'POST',
+      headers: { 'x-api-key': DEMO_SITE_API_KEY, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        id: 'lena',
+        name: 'Lena',
+        email: 'lena2@demo.example',
+        password: 'password1',
+        roleAlias: 'learner',
+      }),
+    });
+    expect(again.status).toBe(400);
+    flushes[0]?.finish();
+    expect(await first).toBe(201);
+    await stop();
+  });
+
+  it('a flush that fails: the writes waiting for it are not answered 2xx, onSyncFailure is told, and nothing more is taken', async () => {
+    const { io, flushes } = heldFlushes();
+    const told: string[] = [];
+    const { platform } = start({ fs: io, fsync: true, onSyncFailure: (m) => told.push(m) });
+    const { create, stop } = await serve(platform);
+    const first = create('one');
+    await vi.waitFor(() => expect(flushes).toHaveLength(1));
+    flushes[0]?.finish(Object.assign(new Error('EIO: i/o error'), { code: 'EIO' }));
+    expect(await first).toBe(503);
+    expect(told).toEqual([
+      expect.stringMatching(/flushing the state file .* failed \(EIO\).*The mock stops/),
+    ]);
+    expect(await create('two')).toBe(503);
+    expect(flushes).toHaveLength(1);
+    await stop();
+  });
+
+  it('compaction flushes the directory after its rename and settles the writes waiting for a flush', async () => {
+    const { io, flushes, dirFlushes } = heldFlushes();
+    const { platform, file } = start({ fs: io, fsync: true });
+    expect(dirFlushes.length).toBe(1);
+    const { create, stop } = await serve(platform);
+    const first = create('one');
+    await vi.waitFor(() => expect(flushes).toHaveLength(1));
+    file.compact(platform);
+    expect(dirFlushes.length).toBe(2);
+    expect(await first).toBe(201);
+    // The flush under way finishes on the old descriptor, which is closed then; a failure there no
+    // longer matters, since the snapshot holds the write.
+    flushes[0]?.finish(Object.assign(new Error('EIO'), { code: 'EIO' }));
+    const second = create('two');
+    await vi.waitFor(() => expect(flushes).toHaveLength(2));
+    flushes[1]?.finish();
+    expect(await second).toBe(201);
+    await stop();
+  });
+
+  it('without fsync never calls fdatasync, and answers at once', async () => {
+    const { io, flushes, dirFlushes } = heldFlushes();
+    const { platform } = start({ fs: io });
+    const { create, stop } = await serve(platform);
+    expect(await create('one')).toBe(201);
+    expect(flushes).toEqual([]);
+    expect(dirFlushes).toEqual([]);
+    await stop();
   });
 });

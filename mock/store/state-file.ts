@@ -15,6 +15,24 @@
 // part. A path that cannot hold the file (a directory, a missing or read-only directory) is a
 // StateFileUnusable, a one-sentence error. So the file never silently starts over.
 //
+// A journal line holding a command this version does not know was written by a newer lmskit: it
+// stops the start like damage (StateFileFromNewerVersion), since replaying past it would lose what it
+// did and the next compaction would drop it for good; `recover` skips such lines after keeping a copy
+// of the file aside.
+//
+// The path is a regular file or a new one. A symbolic link is resolved first and the file it points
+// at is read, compacted and renamed over, so the link stays a link (a rename over the link replaced
+// it with a regular file, and the target was never written again); anything else (a FIFO, a device,
+// a socket) is refused before it is opened, since opening a FIFO waits for a writer and reading a
+// device like /dev/zero never ends.
+//
+// A line is written with `write`, which the kernel keeps once it returns: it survives `kill -9` but
+// not a power cut. With `fsync`, lines are also flushed to the disk with `fdatasync`, in batches
+// (group commit): one flush covers every line written before it started, lines written meanwhile
+// join the next one, and `durable()` settles once the lines written so far are flushed, which a
+// write's answer waits for (Platform.durable). Compaction then also flushes the directory after its
+// rename, so the new file's name survives a power cut too.
+//
 // Compaction writes a fresh snapshot to a temporary file and renames it over the old one: at start,
 // once the journal has grown as large as the snapshot before it, and at shutdown. Sized by bytes, so
 // that writing snapshots costs each journalled byte at most one byte more: a snapshot is written in one
@@ -25,7 +43,13 @@
 import * as nodeFs from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { crc32 } from 'node:zlib';
-import { type Journal, type JournalEntry, JournalError, type Platform } from '../domain/platform.ts';
+import {
+  type Journal,
+  type JournalEntry,
+  JournalError,
+  type Platform,
+  UnknownCommand,
+} from '../domain/platform.ts';
 
 /** The file-system calls the state file makes; tests inject failures through it. */
 export type StateFileFs = Pick<
@@ -40,6 +64,9 @@ export type StateFileFs = Pick<
   | 'readFileSync'
   | 'copyFileSync'
   | 'statSync'
+  | 'lstatSync'
+  | 'realpathSync'
+  | 'fdatasync'
 >;
 
 export interface StateFileOptions {
@@ -50,6 +77,13 @@ export interface StateFileOptions {
   fs?: StateFileFs;
   /** Where compaction trouble is reported (stderr by default). */
   warn?: (message: string) => void;
+  /** Flush every line to the disk before the write it holds is answered (`--fsync`; see above). */
+  fsync?: boolean;
+  /**
+   * Told when a flush failed: the lines written since the last one may not be on disk, though their
+   * commands ran, so what memory holds can no longer be vouched for. `lmskit mock` stops.
+   */
+  onSyncFailure?: (message: string) => void;
 }
 
 export interface Damage {
@@ -74,6 +108,8 @@ export interface OpenReport {
   refused: { line: number; reason: string }[];
   /** With `recover`: the damage accepted, and where the damaged file was copied. */
   recovered?: Damage & { keptAside: string };
+  /** With `recover`: lines of a newer lmskit that were skipped, and where the file as it was is kept. */
+  unknown?: { lines: { line: number; command: string }[]; keptAside: string };
 }
 
 /** The file is damaged; nothing was changed. The message is the paragraph a person needs. */
@@ -83,6 +119,8 @@ export class StateFileDamaged extends Error {
   constructor(
     readonly path: string,
     readonly damage: Damage,
+    /** The file itself, where the copy goes (the path may be a symbolic link to it). */
+    file = path,
   ) {
     const { line, reason, lines, snapshotRead, replayed } = damage;
     const readable = !snapshotRead
@@ -95,10 +133,24 @@ export class StateFileDamaged extends Error {
     super(
       `The state file ${path} is damaged at line ${line} of ${lines} (${reason}). What can be read: ${readable}.${lost} ` +
         'Nothing was changed and the mock did not start. To start from what can be read, run again with --recover: ' +
-        `the damaged file is then copied to ${path}.corrupt-<time> and ${path} is rewritten from the readable part. ` +
+        `the damaged file is then copied to ${file}.corrupt-<time> and ${path} is rewritten from the readable part. ` +
         'To start over instead, move the file away.',
     );
     this.name = 'StateFileDamaged';
+  }
+}
+
+/** A line holds a command of a newer lmskit; nothing was changed. The message is the paragraph a person needs. */
+export class StateFileFromNewerVersion extends Error {
+  /** The exit code of `lmskit mock` (docs/mock.md): the file cannot be used as it is. */
+  readonly exitCode = 3;
+  constructor(path: string, file: string, line: number, lines: number, command: string) {
+    super(
+      `The state file ${path} holds at line ${line} of ${lines} the command ${command}, which this version of lmskit does not know: a newer lmskit wrote it. ` +
+        'Nothing was changed and the mock did not start. Run the newer lmskit on it; or, to start without the commands this version does not know, ' +
+        `run again with --recover: the file is then copied to ${file}.newer-<time> and ${path} is rewritten without them.`,
+    );
+    this.name = 'StateFileFromNewerVersion';
   }
 }
 
@@ -116,6 +168,8 @@ export class StateFileUnusable extends Error {
       EPERM: `this process may not ${doing}`,
       EROFS: `${dir} is on a read-only file system`,
       ETOOBIG: `${error.message}`,
+      // Raised by StateFile.resolvePath, whose message says what the path is.
+      ENOTREG: `${error.message}`,
     };
     super(
       `The state file ${path} cannot be used: ${why[error.code ?? ''] ?? `cannot ${doing} (${error.message})`}.`,
@@ -127,6 +181,11 @@ export class StateFileUnusable extends Error {
 /** What a person should hear about an opened file: what was dropped, skipped or recovered. */
 export function openWarnings(path: string, report: OpenReport): string[] {
   const warnings = report.refused.map((r) => `state file ${path}: skipped line ${r.line}: ${r.reason}`);
+  if (report.unknown) {
+    for (const { line, command } of report.unknown.lines)
+      warnings.push(`state file ${path}: skipped line ${line}: ${new UnknownCommand(command).message}.`);
+    warnings.push(`state file ${path}: the file as it was is kept at ${report.unknown.keptAside}.`);
+  }
   if (report.torn)
     warnings.unshift(
       `state file ${path}: dropped line ${report.torn.line}, a write cut off before it was answered (${report.torn.reason})`,
@@ -201,6 +260,19 @@ export class StateFile {
   private broken = false;
   private compactionFailing = false;
   private nextCompactionTry = 0;
+  /** The file itself: the path with symbolic links resolved (resolvePath), or the path when new. */
+  private file: string;
+  private readonly fsync: boolean;
+  private readonly onSyncFailure: ((message: string) => void) | undefined;
+  /** Lines written so far, and how many of them a completed flush covers (`fsync`). */
+  private written = 0;
+  private flushed = 0;
+  /** The descriptor a flush is under way on, if any: it is closed only once the flush is done. */
+  private flushing: number | null = null;
+  /** Answers waiting for their line to be flushed. */
+  private waiting: { upTo: number; resolve: () => void; reject: (error: Error) => void }[] = [];
+  /** A flush failed: nothing more is taken (see onSyncFailure). */
+  private flushFailed: JournalError | null = null;
 
   constructor(
     readonly path: string,
@@ -210,6 +282,9 @@ export class StateFile {
     this.compactEvery = options.compactEvery;
     this.compactionRetryMs = options.compactionRetryMs ?? 60_000;
     this.warn = options.warn ?? ((message) => console.warn(message));
+    this.file = path;
+    this.fsync = options.fsync ?? false;
+    this.onSyncFailure = options.onSyncFailure;
   }
 
   /**
@@ -225,6 +300,7 @@ export class StateFile {
     let line = 0;
     /** Where the lines that were used end: the file can go on from there. */
     let usedEnd = 0;
+    const unknown: { line: number; command: string }[] = [];
     while (start < data.length && !damage) {
       const newline = data.indexOf(0x0a, start);
       const end = newline < 0 ? data.length : newline;
@@ -266,26 +342,32 @@ export class StateFile {
           platform.replay(value);
           report.replayed++;
         } catch (error) {
-          report.refused.push({ line, reason: (error as Error).message });
+          if (error instanceof UnknownCommand) {
+            if (!options.recover)
+              throw new StateFileFromNewerVersion(
+                this.path,
+                this.file,
+                line,
+                countLines(data),
+                error.command,
+              );
+            unknown.push({ line, command: error.command });
+          } else report.refused.push({ line, reason: (error as Error).message });
         }
       }
       usedEnd = start;
     }
     if (damage) {
       const full: Damage = { ...damage, lines: countLines(data) };
-      if (!options.recover) throw new StateFileDamaged(this.path, full);
-      const keptAside = `${this.path}.corrupt-${new Date().toISOString().replaceAll(':', '-')}`;
-      try {
-        this.fs.copyFileSync(this.path, keptAside);
-      } catch (error) {
-        throw new StateFileUnusable(
-          this.path,
-          'keep a copy of the damaged file',
-          error as NodeJS.ErrnoException,
-        );
-      }
-      report.recovered = { ...full, keptAside };
+      if (!options.recover) throw new StateFileDamaged(this.path, full, this.file);
+      report.recovered = { ...full, keptAside: this.keepAside('corrupt', 'keep a copy of the damaged file') };
     }
+    if (unknown.length)
+      report.unknown = {
+        lines: unknown,
+        keptAside:
+          report.recovered?.keptAside ?? this.keepAside('newer', 'keep a copy of the file as it was'),
+      };
     // Start every session from a fresh snapshot: it drops what was not replayed and keeps replay short.
     try {
       this.compact(platform);
@@ -311,27 +393,77 @@ export class StateFile {
 
   /** Goes on journalling into the file as it is, after its first `size` bytes; compacts at the first chance. */
   private continueAt(size: number): void {
-    this.fd = this.fs.openSync(this.path, 'r+');
+    this.fd = this.fs.openSync(this.file, 'r+');
     this.cutBack(size);
     this.size = size;
     this.lastLineStart = size;
     this.sinceCompaction = Number.POSITIVE_INFINITY;
   }
 
+  /** Copies the file beside itself before `recover` rewrites it; answers the copy's path. */
+  private keepAside(kind: string, doing: string): string {
+    const keptAside = `${this.file}.${kind}-${new Date().toISOString().replaceAll(':', '-')}`;
+    try {
+      this.fs.copyFileSync(this.file, keptAside);
+    } catch (error) {
+      throw new StateFileUnusable(this.path, doing, error as NodeJS.ErrnoException);
+    }
+    return keptAside;
+  }
+
   private read(): Buffer {
     try {
-      if (this.fs.statSync(this.path).isDirectory())
-        throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
-      return this.fs.readFileSync(this.path);
+      if (!this.resolvePath()) return Buffer.alloc(0);
+      return this.fs.readFileSync(this.file);
     } catch (error) {
-      if (errorCode(error) === 'ENOENT' && this.parentExists()) return Buffer.alloc(0);
+      if (error instanceof StateFileUnusable) throw error;
       throw new StateFileUnusable(this.path, 'read it', error as NodeJS.ErrnoException);
     }
   }
 
-  private parentExists(): boolean {
+  /**
+   * Sets `file` to what the path names once symbolic links are followed, and answers whether it
+   * exists. Refuses, before anything is opened, a path that is no regular file and no new one.
+   */
+  private resolvePath(): boolean {
+    const refuse = (what: string, code = 'ENOTREG') =>
+      new StateFileUnusable(this.path, 'use it', Object.assign(new Error(what), { code }));
+    let stat: nodeFs.Stats;
     try {
-      return this.fs.statSync(dirname(resolve(this.path))).isDirectory();
+      stat = this.fs.lstatSync(this.path);
+    } catch (error) {
+      if (errorCode(error) === 'ENOENT' && this.parentExists(this.path)) {
+        this.file = this.path;
+        return false;
+      }
+      throw error;
+    }
+    if (stat.isSymbolicLink()) {
+      try {
+        this.file = this.fs.realpathSync(this.path);
+      } catch (error) {
+        if (errorCode(error) !== 'ENOENT') throw error;
+        throw refuse(
+          `it is a symbolic link to ${nodeFs.readlinkSync(this.path)}, which does not exist; create the file it names or give that path`,
+        );
+      }
+      stat = this.fs.statSync(this.file);
+    } else this.file = this.path;
+    if (stat.isFile()) return true;
+    if (stat.isDirectory()) throw refuse('is a directory', 'EISDIR');
+    const kind = stat.isFIFO()
+      ? 'a FIFO (named pipe)'
+      : stat.isCharacterDevice() || stat.isBlockDevice()
+        ? 'a device'
+        : stat.isSocket()
+          ? 'a socket'
+          : 'not a file';
+    throw refuse(`it is ${kind}, not a regular file; give the path of a file (it is created when missing)`);
+  }
+
+  private parentExists(path: string): boolean {
+    try {
+      return this.fs.statSync(dirname(resolve(path))).isDirectory();
     } catch {
       return false;
     }
@@ -340,10 +472,63 @@ export class StateFile {
   private readonly journal: Journal = {
     append: (entry) => this.append(entry),
     retract: () => this.cutBack(this.lastLineStart),
+    durable: () => this.durable(),
   };
+
+  /**
+   * With `fsync`: settles once every line written so far is flushed to disk; undefined when they
+   * are already, or without `fsync` (a line is then kept once `write` returned).
+   */
+  durable(): Promise<void> | undefined {
+    if (!this.fsync) return undefined;
+    if (this.flushFailed) return Promise.reject(this.flushFailed);
+    const upTo = this.written;
+    if (upTo <= this.flushed) return undefined;
+    if (this.fd === null) return Promise.reject(new JournalError('The state file is closed.'));
+    const settled = new Promise<void>((resolve, reject) => this.waiting.push({ upTo, resolve, reject }));
+    this.flush();
+    return settled;
+  }
+
+  /** Starts a flush of every line written so far, unless one is under way: the lines it did not cover start the next. */
+  private flush(): void {
+    if (this.flushing !== null || this.fd === null || this.flushFailed) return;
+    const fd = this.fd;
+    const upTo = this.written;
+    this.flushing = fd;
+    this.fs.fdatasync(fd, (error) => {
+      this.flushing = null;
+      const replaced = fd !== this.fd;
+      if (replaced) {
+        // Compaction or close replaced this descriptor meanwhile, and left it open for this flush.
+        quietly(() => this.fs.closeSync(fd));
+      }
+      // A compaction since has put what this flush was for on disk in a snapshot of its own.
+      if (error && !(replaced && upTo <= this.flushed)) return this.failFlush(error);
+      this.flushedUpTo(upTo);
+      if (this.waiting.length) this.flush();
+    });
+  }
+
+  private flushedUpTo(upTo: number): void {
+    this.flushed = Math.max(this.flushed, upTo);
+    const settled = this.waiting.filter((w) => w.upTo <= this.flushed);
+    this.waiting = this.waiting.filter((w) => w.upTo > this.flushed);
+    for (const w of settled) w.resolve();
+  }
+
+  private failFlush(error: NodeJS.ErrnoException): void {
+    const message = `flushing the state file ${this.path} to disk failed (${errorCode(error)}): the writes since the last flush may not be on disk, though they were applied`;
+    this.flushFailed = new JournalError(
+      `The change may not have been saved: ${message}. Nothing more is taken; the mock has to be restarted.`,
+    );
+    for (const w of this.waiting.splice(0)) w.reject(this.flushFailed);
+    this.onSyncFailure?.(`${message}. The mock stops: start it again to continue from what the file holds.`);
+  }
 
   private append(entry: JournalEntry): void {
     if (this.fd === null || !this.platform) throw new JournalError('The state file is closed.');
+    if (this.flushFailed) throw this.flushFailed;
     if (this.compactionDue() || this.broken) this.tryCompaction(this.platform);
     if (this.broken) throw notSaved(this.broken);
     const line = frame(entry);
@@ -356,6 +541,7 @@ export class StateFile {
     this.lastLineStart = this.size;
     this.size += line.length;
     this.sinceCompaction++;
+    this.written++;
   }
 
   private compactionDue(): boolean {
@@ -401,32 +587,61 @@ export class StateFile {
 
   /** Rewrites the file as one snapshot of the platform's current state; throws when it cannot. */
   compact(platform: Platform): void {
-    const tmp = `${this.path}.tmp`;
+    // Beside the file itself, so that the rename stays on its file system and replaces the file, not
+    // a symbolic link to it.
+    const tmp = `${this.file}.tmp`;
     const data = snapshotLine(platform);
     const fd = this.fs.openSync(tmp, 'w');
     try {
       this.writeFully(fd, data, 0);
       this.fs.fsyncSync(fd);
-      this.fs.renameSync(tmp, this.path);
+      this.fs.renameSync(tmp, this.file);
     } catch (error) {
       quietly(() => this.fs.closeSync(fd));
       quietly(() => this.fs.rmSync(tmp, { force: true }));
       throw error;
     }
+    if (this.fsync) this.flushDirectory();
     // The new file keeps the descriptor it was written through: no reopening that could fail.
-    if (this.fd !== null) quietly(() => this.fs.closeSync(this.fd as number));
+    this.closeCurrent();
     this.fd = fd;
     this.size = data.length;
     this.snapshotBytes = data.length;
     this.lastLineStart = this.size;
     this.sinceCompaction = 0;
     this.broken = false;
+    // The snapshot holds every command run so far, and it is on disk.
+    this.flushedUpTo(this.written);
+  }
+
+  /**
+   * Flushes the directory, so that the rename itself survives a power cut: until then the directory
+   * may still name the old file, without the lines written into the new one. A file system that
+   * cannot flush a directory (EINVAL) keeps its renames as it does.
+   */
+  private flushDirectory(): void {
+    const dir = this.fs.openSync(dirname(resolve(this.file)), 'r');
+    try {
+      this.fs.fsyncSync(dir);
+    } catch (error) {
+      if (errorCode(error) !== 'EINVAL') throw error;
+    } finally {
+      quietly(() => this.fs.closeSync(dir));
+    }
+  }
+
+  /** Closes the current descriptor, or leaves it to the flush under way on it. */
+  private closeCurrent(): void {
+    if (this.fd === null) return;
+    // A flush under way closes it when it is done (see flush).
+    if (this.flushing !== this.fd) quietly(() => this.fs.closeSync(this.fd as number));
   }
 
   /** Closes the file; later writes are refused (503), never answered without being kept. */
   close(): void {
-    if (this.fd !== null) quietly(() => this.fs.closeSync(this.fd as number));
+    this.closeCurrent();
     this.fd = null;
+    for (const w of this.waiting.splice(0)) w.reject(new JournalError('The state file is closed.'));
   }
 }
 

@@ -4,6 +4,11 @@
 // be duplicated"). A failed attempt is retried with exponential backoff; every attempt is a
 // journalled command, so pending deliveries resume after a restart — at least once.
 //
+// A redirect is not followed: the signed body would go, with its signature, to whatever host the
+// receiver names, and a receiver URL is checked when it is registered, not where it points later.
+// The 3xx is recorded as a failed attempt and retried like any other non-2xx answer, since a
+// receiver that is being moved may answer properly again (docs/mock.md, Webhooks).
+//
 // Per receiver at most MAX_IN_FLIGHT requests are open at a time, oldest delivery first, so a
 // receiver that accepts and never answers holds a few sockets, not one per event, and pending
 // deliveries resume after a restart a few at a time.
@@ -27,6 +32,17 @@ export interface DispatcherOptions {
 
 export const signature = (secret: string, body: string) =>
   `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+
+/** The longest part of a redirect's Location kept in the delivery log. */
+const LOCATION_SHOWN = 200;
+
+/** Why a non-2xx answer failed, as the delivery log says it. */
+function failure(response: Response): string {
+  const location = response.headers.get('location');
+  if (response.status < 300 || response.status > 399 || location === null) return `HTTP ${response.status}`;
+  const shown = location.length > LOCATION_SHOWN ? `${location.slice(0, LOCATION_SHOWN)}…` : location;
+  return `HTTP ${response.status}: a redirect (to ${shown}), not followed`;
+}
 
 export class WebhookDispatcher {
   /** Deliveries with a request open, by `tenant/delivery`, and the count per `tenant/receiver`. */
@@ -144,10 +160,11 @@ export class WebhookDispatcher {
           'x-lmskit-signature': signature(secret, body),
         },
         body,
+        redirect: 'manual',
         signal: AbortSignal.any([AbortSignal.timeout(this.timeoutMs), this.stopped.signal]),
       });
       await response.body?.cancel();
-      return { status: response.status, error: response.ok ? null : `HTTP ${response.status}` };
+      return { status: response.status, error: response.ok ? null : failure(response) };
     } catch (error) {
       return { status: null, error: (error as Error).message };
     }

@@ -19,7 +19,7 @@ afterAll(() => {
 
 async function start(port: number) {
   const p = await startLmskit(
-    ['mock', '--port', String(port), '--admin-token', 'e2e-token', '--state-file', stateFile],
+    ['mock', '--port', String(port), '--admin-token', 'e2e-admin-token-16', '--state-file', stateFile],
     /ready/,
   );
   running.push(p);
@@ -50,7 +50,7 @@ describe('lmskit mock, as a process', () => {
     const banner = p.output();
     expect(banner).toContain(`${base}/openapi/v1`);
     expect(banner).toContain(`${base}/api/v2`);
-    expect(banner).toContain('Bearer e2e-token');
+    expect(banner).toContain('Bearer e2e-admin-token-16');
     expect(banner).toMatch(/MCP key \(read, ada\): X-MCP-Key lmcp_\S{43}/);
     expect(banner).toMatch(/MCP key \(read\+write, ada\): X-MCP-Key lmcp_\S{43}/);
     key = /X-API-KEY (\S+)/.exec(banner)?.[1] ?? '';

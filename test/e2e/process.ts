@@ -18,6 +18,8 @@ export interface SpawnOptions {
   gid?: number;
   /** The most file descriptors the process may open (`ulimit -n`). */
   fileLimit?: number;
+  /** Kill the process (SIGKILL) if it is still running after this long: a test of a refusal that did not come ends, and leaves no process behind. */
+  killAfterMs?: number;
 }
 
 function spawnLmskit(args: string[], env: NodeJS.ProcessEnv, options: SpawnOptions): RunningProcess {
@@ -36,6 +38,10 @@ function spawnLmskit(args: string[], env: NodeJS.ProcessEnv, options: SpawnOptio
   child.stdout?.on('data', (c) => (output += c));
   child.stderr?.on('data', (c) => (output += c));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  if (options.killAfterMs !== undefined) {
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.killAfterMs);
+    void exited.then(() => clearTimeout(timer));
+  }
   return { child, output: () => output, exited };
 }
 

@@ -10,7 +10,7 @@ let mock: RunningProcess;
 let port = 0;
 beforeAll(async () => {
   port = await freePort();
-  mock = await startLmskit(['mock', '--port', String(port), '--admin-token', 'e2e'], /ready/);
+  mock = await startLmskit(['mock', '--port', String(port), '--admin-token', 'e2e-admin-token-16'], /ready/);
 });
 afterAll(async () => {
   mock.child.kill('SIGKILL');
@@ -60,11 +60,11 @@ describe('headers over the limit (docs/mock.md, Bad input: 431 in the error shap
 
 describe('a body nested 100 000 levels (docs/mock.md, Bad input)', () => {
   it('is a 400 on the admin API, and the fault is not registered', async () => {
-    const admin = client(`http://127.0.0.1:${port}/__admin`, { authorization: 'Bearer e2e' });
+    const admin = client(`http://127.0.0.1:${port}/__admin`, { authorization: 'Bearer e2e-admin-token-16' });
     const nested = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
     const answer = await fetch(`http://127.0.0.1:${port}/__admin/faults`, {
       method: 'POST',
-      headers: { authorization: 'Bearer e2e', 'content-type': 'application/json' },
+      headers: { authorization: 'Bearer e2e-admin-token-16', 'content-type': 'application/json' },
       body: `{"method":"GET","path":"/openapi/v1/courses","status":500,"body":${nested}}`,
     });
     expect(answer.status).toBe(400);

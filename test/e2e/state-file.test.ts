@@ -82,7 +82,16 @@ async function mock(
 ) {
   const port = await freePort();
   const p = await startLmskit(
-    ['mock', '--port', String(port), '--admin-token', 'e2e', '--state-file', stateFile, ...extra],
+    [
+      'mock',
+      '--port',
+      String(port),
+      '--admin-token',
+      'e2e-admin-token-16',
+      '--state-file',
+      stateFile,
+      ...extra,
+    ],
     /ready/,
     env,
     as,

@@ -16,7 +16,7 @@ beforeAll(async () => {
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
   mock = await startLmskit(
-    ['mock', '--port', String(port), '--admin-token', 'e2e', '--rate-limit', '0'],
+    ['mock', '--port', String(port), '--admin-token', 'e2e-admin-token-16', '--rate-limit', '0'],
     /ready/,
   );
 });
@@ -58,8 +58,11 @@ async function healthAnswersWhile<T>(work: Promise<T>): Promise<{ result: T; ans
 
 const uploadedSessions = async () =>
   Object.keys(
-    (await (await fetch(`${base}/__admin/snapshot`, { headers: { authorization: 'Bearer e2e' } })).json())
-      .tenants.demo.uploads,
+    (
+      await (
+        await fetch(`${base}/__admin/snapshot`, { headers: { authorization: 'Bearer e2e-admin-token-16' } })
+      ).json()
+    ).tenants.demo.uploads,
   ).length;
 
 describe('hostile uploads, one by one', () => {

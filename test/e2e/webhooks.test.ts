@@ -51,7 +51,7 @@ async function startMock(port: number) {
       '--port',
       String(port),
       '--admin-token',
-      'e2e',
+      'e2e-admin-token-16',
       '--rate-limit',
       '0',
       // Attempts are not cut off while the test runs, however slow the machine: the sockets counted
@@ -70,7 +70,7 @@ async function startMock(port: number) {
   return {
     p,
     v1: client(`${base}/openapi/v1`, { 'x-api-key': DEMO_SITE_API_KEY }),
-    admin: client(`${base}/__admin`, { authorization: 'Bearer e2e' }),
+    admin: client(`${base}/__admin`, { authorization: 'Bearer e2e-admin-token-16' }),
   };
 }
 

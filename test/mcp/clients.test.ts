@@ -41,9 +41,10 @@ describe('a refused key is refused at initialize, saying what to send (seed 000 
     const answer = await rpcPost(mcpUrl, initializeRequest());
     expect(answer.status).toBe(401);
     expect(answer.headers['www-authenticate']).toMatch(/^X-MCP-Key realm="[^"]+"$/);
+    // Refused before the body is read (docs/mcp.md, "Security"), so the request's id is not known.
     expect(answer.json).toEqual({
       jsonrpc: '2.0',
-      id: 1,
+      id: null,
       error: { code: -32010, message: 'Send your MCP key in the X-MCP-Key header.' },
     });
   });
@@ -55,6 +56,18 @@ describe('a refused key is refused at initialize, saying what to send (seed 000 
     expect(answer.json.error).toMatchObject({ code: -32010, data: { status: 401 } });
     expect(answer.json.error.message).toMatch(/key is invalid or revoked/);
     expect(answer.json.error.message).toContain('the platform says: Invalid MCP key');
+  });
+
+  it('a key that is not of the MCP key form: 401 with error="invalid_key" at once, saying what a key looks like; the platform is not asked', async () => {
+    const mark = await journalMark(mock.url);
+    for (const key of ['x', 'Bearer lmcp_abc', `lmcp_${'x'.repeat(42)}`, `lmcp_${'x'.repeat(42)}!`]) {
+      const answer = await rpcPost(mcpUrl, initializeRequest(), key);
+      expect(answer.status).toBe(401);
+      expect(answer.headers['www-authenticate']).toMatch(/^X-MCP-Key realm="[^"]+", error="invalid_key"$/);
+      expect(answer.json.error.code).toBe(-32010);
+      expect(answer.json.error.message).toMatch(/holds no MCP key: a key is 48 characters/);
+    }
+    expect((await mark.since()).filter((e) => e.path.startsWith('/api/v2'))).toEqual([]);
   });
 
   it('a revoked key: 401 at initialize, the platform saying it was revoked', async () => {

@@ -14,10 +14,10 @@ import addFormatsModule from 'ajv-formats';
 import { expect } from 'vitest';
 import { ROOT } from '../../lib/paths.ts';
 import { demoMcpKey } from '../../mock/seed/demo.ts';
-import { freePort, type RunningProcess, startLmskit } from '../e2e/process.ts';
+import { freePort, type RunningProcess, type SpawnOptions, startLmskit } from '../e2e/process.ts';
 
 export { ROOT };
-export const ADMIN_TOKEN = 't';
+export const ADMIN_TOKEN = 'mcp-test-admin-token';
 /** The demo keys of Ada, the administrator (user 1): read, and read + write. */
 export const READ_KEY = demoMcpKey('read');
 export const WRITE_KEY = demoMcpKey('write');
@@ -100,17 +100,21 @@ export async function startMock(flags: string[] = []): Promise<Mock> {
 
 /**
  * `lmskit mcp --http` in front of the mock, listening on `host` (a loopback address), with the given
- * flags; answers the URL of its /mcp endpoint.
+ * flags (and, for a test of permissions run as root, as another user); answers the URL of its /mcp
+ * endpoint.
  */
 export async function startHttpToolServer(
   mockUrl: string,
   flags: string[] = [],
   host = '127.0.0.1',
+  options: SpawnOptions = {},
 ): Promise<{ url: string; process: RunningProcess }> {
   const port = await freePort();
   const p = await startLmskit(
     ['mcp', '--http', '--port', String(port), '--host', host, '--base-url', mockUrl, ...flags],
     /Streamable HTTP/,
+    {},
+    options,
   );
   running.push(p);
   return { url: `http://${host}:${port}/mcp`, process: p };

@@ -34,7 +34,8 @@ let mcpUrl = '';
 
 beforeAll(async () => {
   mock = await startMock();
-  mcpUrl = (await startHttpToolServer(mock.url)).url;
+  // Uploads over HTTP read only inside the upload root (docs/mcp.md, "Security"): the cases' PDF is there.
+  mcpUrl = (await startHttpToolServer(mock.url, ['--upload-root', dir])).url;
 });
 afterAll(async () => {
   await stopAll();
@@ -161,7 +162,8 @@ describe('HTTP transport rules (docs/mcp.md: Streamable HTTP at /mcp, key per re
   it('a POST without X-MCP-Key gets 401 with a JSON-RPC error body', async () => {
     const answer = await rpc(initialize('2025-11-25'));
     expect(answer.status).toBe(401);
-    expect(answer.body).toMatchObject({ jsonrpc: '2.0', id: 1, error: { code: expect.any(Number) } });
+    // Refused before its body is read (docs/mcp.md, "Security"): the request's id is not known.
+    expect(answer.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: expect.any(Number) } });
     expect(answer.body.error.message).toMatch(/X-MCP-Key/);
   });
 

@@ -78,11 +78,14 @@ describe('the docs at /docs/ (served without a build step)', () => {
     expect(await (await fetch(`${h.base}/docs/`)).text()).toBe(GUIDE);
   });
 
-  it('ignores a Host header that is no host, and serves binary files as they are', async () => {
+  it('refuses a Host header that is no host (docs/mock.md, Host names) without repeating it, and serves binary files as they are', async () => {
     h = await startHarness('demo', { requestsPerMinute: 0 }, async () => site());
     const raw = await getWithHost(`${h.base}/docs/v1.html`, 'evil"><script>x</script>');
     expect(raw).not.toContain('<script>x</script>');
-    expect(raw).toContain('content="live" data-origin="http://127.0.0.1:4010"');
+    expect(JSON.parse(raw)).toEqual({
+      error: expect.stringMatching(/not a host name/),
+      code: 'HOST_NOT_ALLOWED',
+    });
     const png = await fetch(`${h.base}/docs/assets/logo.png`);
     expect(png.headers.get('content-type')).toBe('image/png');
     expect([...new Uint8Array(await png.arrayBuffer())]).toEqual([137, 80, 78, 71]);

@@ -82,12 +82,12 @@ describe('bodies the mock takes (docs/mock.md, Bad input)', () => {
     expect(h.platform.tenant('demo').userByEmail(user.email)).toBeDefined();
   });
 
-  it('the journal shows the body as the client sent it', async () => {
+  it('the journal shows the body as the client sent it, its password masked (docs/mock.md, Secrets in the journal)', async () => {
     const user = newUser();
     await post(JSON.stringify(user));
     const [entry] = (await h.admin('/journal?limit=1&method=POST')).body.requests;
     const detail = await h.admin(`/journal/${entry.id}`);
-    expect(detail.body.request.body).toEqual(user);
+    expect(detail.body.request.body).toEqual({ ...user, password: '••••' });
   });
 });
 

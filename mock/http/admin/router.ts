@@ -255,6 +255,8 @@ export function adminRouter(options: AdminOptions) {
   return contractRouter({
     spec: options.spec,
     handlers,
+    // With --fsync a write's answer waits for its line to be on disk (docs/mock.md, Durable state).
+    durability: platform,
     before: (req, res, operation) => {
       if (operation.security?.length === 0) return true;
       const header = req.get('authorization') ?? '';

@@ -130,6 +130,8 @@ export function v1Router({ spec, platform, onResponseMismatch }: V1Options) {
   return contractRouter({
     spec,
     handlers,
+    // With --fsync a write's answer waits for its line to be on disk (docs/mock.md, Durable state).
+    durability: platform,
     // Seed 001, "Authentication": every endpoint needs the site API key; it selects the tenant.
     before: (req, res) => {
       const key = req.get('x-api-key');

@@ -3,6 +3,7 @@
 // scope, permission, licence, AI quota — is read from the operation's `x-` fields in the contract.
 import type { Response } from 'express';
 import type { PathOperations } from '../../../generated/v2.ts';
+import { clientAddressOf, type TrustProxy } from '../../../lib/client-address.ts';
 import { loadTools } from '../../../lib/tool-schemas.ts';
 import { Extractor } from '../../ai/extract.ts';
 import { type Caller, callableTools, type ToolNeeds } from '../../domain/access.ts';
@@ -253,12 +254,20 @@ export function v2Router({ spec, platform, limits, rateLimiter, onResponseMismat
   return contractRouter({
     spec,
     handlers,
-    before: (req, res, operation) => {
-      const result = pipeline.run(
+    // With --fsync a write's answer waits for its line to be on disk (docs/mock.md, Durable state).
+    durability: platform,
+    // The key before the body is read; what the key may do after (the pipeline's two halves).
+    before: (req, res) => {
+      const result = pipeline.authenticate(
         // Node joins a repeated custom header into one string; never an array.
         req.headers['x-mcp-key'] as string | undefined,
-        () => req.ip ?? req.socket.remoteAddress ?? 'unknown',
-        operation,
+        // Express compiles --trust-proxy into `trust proxy fn`; the address is the kit's one reading.
+        () =>
+          clientAddressOf(
+            req.socket.remoteAddress,
+            req.headers['x-forwarded-for'] as string | undefined,
+            req.app.get('trust proxy fn') as TrustProxy,
+          ) ?? 'unknown',
       );
       if (isFailure(result)) {
         sendError(res, result);
@@ -266,6 +275,12 @@ export function v2Router({ spec, platform, limits, rateLimiter, onResponseMismat
       }
       res.locals.caller = result;
       return true;
+    },
+    admit: (_req, res, operation) => {
+      const result = pipeline.admit(caller(res), operation);
+      if (!isFailure(result)) return true;
+      sendError(res, result);
+      return false;
     },
     invalid: (res, problems) =>
       sendError(res, {

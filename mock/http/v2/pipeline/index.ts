@@ -52,19 +52,24 @@ export class Pipeline {
   }
 
   /**
+   * The first steps: the failed-login limit and the key (docs/mock.md, The MCP backend). The contract
+   * router runs them before it reads a body, the rest (`admit`) after, so a client without a valid key
+   * never has its body held.
    * `ip` is asked for only when it matters (some IP has failed, or this request fails): working out
    * the client's address through `trust proxy` showed in every request's profile (bench/RESULTS.md).
    */
-  run(key: string | undefined, ip: () => string, operation: Operation): Caller | Failure {
+  authenticate(key: string | undefined, ip: () => string): Caller | Failure {
     const blocked = this.failedAuth.trackedIps > 0 ? this.failedAuth.check(ip()) : null;
     if (blocked) return blocked;
     const caller = authenticate(this.platform, key);
-    if (isFailure(caller)) {
-      // Only a presented key that does not verify is a failed attempt: the limit guards against key
-      // guessing, and a request without a key guesses nothing (it still gets 401).
-      if (key) this.failedAuth.fail(ip());
-      return caller;
-    }
+    // Only a presented key that does not verify is a failed attempt: the limit guards against key
+    // guessing, and a request without a key guesses nothing (it still gets 401).
+    if (isFailure(caller) && key) this.failedAuth.fail(ip());
+    return caller;
+  }
+
+  /** The remaining steps for an authenticated caller: licence, scope, AI switch, rate, permission, quota. */
+  admit(caller: Caller, operation: Operation): Caller | Failure {
     return (
       checkLicence(caller) ??
       checkWriteScope(caller, operation) ??
@@ -74,6 +79,12 @@ export class Pipeline {
       checkAiQuota(caller, operation, this.platform.now()) ??
       caller
     );
+  }
+
+  /** Every step in order. */
+  run(key: string | undefined, ip: () => string, operation: Operation): Caller | Failure {
+    const caller = this.authenticate(key, ip);
+    return isFailure(caller) ? caller : this.admit(caller, operation);
   }
 }
 

@@ -1,0 +1,113 @@
+// Bodies are read only for a client that authenticated (docs/mcp.md, "Security"): a request without
+// a well-formed X-MCP-Key, or with a key the platform refuses, is answered before its body is read,
+// so a crowd of unauthenticated connections that send most of a 1 MB body and then stall costs the
+// tool server next to nothing; and a request that does not arrive whole in time is dropped.
+import { readFileSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  initializeRequest,
+  type Mock,
+  type RawAnswer,
+  READ_KEY,
+  rpcPost,
+  startHttpToolServer,
+  startMock,
+  stopAll,
+  within,
+} from './setup.ts';
+
+afterAll(stopAll);
+
+/** The resident memory of a process, in bytes (Linux). */
+const residentBytes = (pid: number) =>
+  Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) * 1024;
+
+const BODY_LENGTH = 1024 * 1024 - 1024; // under the 1 MB limit, so it is not refused by its length
+const SENT = Buffer.alloc(1000 * 1000, 'x'); // ~1 MB of it, then nothing more
+
+interface Stalled {
+  socket: Socket;
+  /** What the server sent back (its status line first, if it answered). */
+  received: () => string;
+  /** Resolves when the server closed the connection. */
+  closed: Promise<void>;
+  /** Resolves when every byte sent was handed to the operating system. */
+  flushed: Promise<void>;
+}
+
+/** A POST /mcp from `from` whose body stops ~20 KB before its announced end, and never comes. */
+function stalledPost(port: number, key: string | undefined, from: string): Stalled {
+  const socket = connect({ port, host: '127.0.0.1', localAddress: from });
+  let received = '';
+  socket.setEncoding('latin1');
+  socket.on('data', (c) => (received += c));
+  socket.on('error', () => {});
+  const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+  const head = [
+    'POST /mcp HTTP/1.1',
+    `Host: 127.0.0.1:${port}`,
+    'Content-Type: application/json',
+    'Accept: application/json, text/event-stream',
+    ...(key === undefined ? [] : [`X-MCP-Key: ${key}`]),
+    `Content-Length: ${BODY_LENGTH}`,
+    '',
+    '',
+  ].join('\r\n');
+  socket.write(head);
+  const flushed = new Promise<void>((resolve) => socket.write(SENT, () => resolve()));
+  return { socket, received: () => received, closed, flushed };
+}
+
+describe('no body is buffered before the key is checked; stalled bodies are dropped (the stalled body rule)', () => {
+  let mock: Mock;
+  let url = '';
+  let pid = 0;
+  beforeAll(async () => {
+    mock = await startMock();
+    const server = await startHttpToolServer(mock.url);
+    url = server.url;
+    pid = server.process.child.pid as number;
+  });
+
+  it('400 unauthenticated connections stalling after ~1 MB each: each is answered 401 or 429 before its body ends, the server grows by under 100 MB, and drops them all', async () => {
+    // Warm up, so what the first requests load once is not counted as their cost.
+    const warm: RawAnswer = await rpcPost(url, initializeRequest(), READ_KEY);
+    expect(warm.status).toBe(200);
+    const before = residentBytes(pid);
+    const port = Number(new URL(url).port);
+    const keys = (n: number) =>
+      // No key, a malformed key, a well-formed key the platform does not know.
+      n % 4 === 0
+        ? undefined
+        : n % 4 === 1
+          ? 'x'
+          : n % 4 === 2
+            ? 'lmcp_short'
+            : `lmcp_${String(n).padStart(43, 'q')}`;
+    const stalled = Array.from({ length: 400 }, (_, n) => stalledPost(port, keys(n), '127.0.0.1'));
+    await within(Promise.all(stalled.map((s) => s.flushed)), 60_000, 'bodies sent');
+    // The largest the server's memory got while the bodies stalled, sampled for a while.
+    let most = 0;
+    for (let n = 0; n < 15; n++) {
+      most = Math.max(most, residentBytes(pid));
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(most - before, `grew by ${Math.round((most - before) / 2 ** 20)} MB`).toBeLessThan(100 * 2 ** 20);
+    // Each was answered without its body: a refusal of the key, never a wait for the rest.
+    const statuses = stalled.map((s) => /^HTTP\/1\.1 (\d{3})/.exec(s.received())?.[1] ?? 'none');
+    expect(statuses.filter((s) => s !== '401' && s !== '429')).toEqual([]);
+    // None is held until the rest of its body comes: the server closes them (within 30 s; waited for
+    // at most twice that).
+    await within(Promise.all(stalled.map((s) => s.closed)), 60_000, 'stalled connections closed');
+    // And it goes on serving (another client: the wrong keys locked 127.0.0.1 out at the platform).
+    expect((await rpcPost(url, initializeRequest(), READ_KEY, {}, '127.0.0.2')).status).toBe(200);
+  });
+
+  it('an authenticated request whose body stalls is dropped too', async () => {
+    const stalled = stalledPost(Number(new URL(url).port), READ_KEY, '127.0.0.3');
+    await stalled.flushed;
+    await within(stalled.closed, 60_000, 'stalled connection closed');
+    expect((await rpcPost(url, initializeRequest(), READ_KEY, {}, '127.0.0.3')).status).toBe(200);
+  });
+});
