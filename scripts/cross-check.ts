@@ -1,9 +1,14 @@
 // `npm run cross-check` (CI): the mock checked by tools no one here wrote.
 // 1. The conformance suite's traffic goes through `prism proxy --errors` (one Prism per API, in front
 //    of the real mock process), so Prism validates every answer against the same contract and turns
-//    any departure into an error the suite then reports. Requests are not validated by Prism (the
-//    suite sends invalid ones on purpose). Left out: the auth checks (Prism answers a request without
-//    credentials itself) and the 20 MB upload (Prism refuses any body over 10 MB itself).
+//    any departure into an error the suite then reports. The suite runs as every role (keys of a
+//    manager, an author and a learner, minted through the admin API), with the licence tenants and a
+//    revoked key, and the real tool server, whose backend calls go through the same Prisms. Requests
+//    are not validated by Prism (the suite sends invalid ones on purpose). Left out: the requests
+//    without a key (Prism answers a request without credentials itself), the 20 MB upload (Prism
+//    refuses any body over 10 MB itself), and the limit probes (the mock runs without a rate limit). Multipart
+//    uploads go to the mock directly: Prism's proxy re-encodes a binary body as text (a DOC, DOCX, PNG
+//    or JPEG arrives changed and is refused), so it cannot carry them.
 // 2. The main v1 flows, written as Arazzo workflows, run with `redocly respect` against the mock.
 // 3. The MCP tool server in front of the mock, judged by the official MCP conformance suite and the
 //    MCP Inspector CLI (scripts/mcp-official-checks.ts).
@@ -47,7 +52,8 @@ function start(name: string, command: string, args: string[], ready: RegExp): Pr
 }
 
 const bin = (name: string) => join(ROOT, 'node_modules', '.bin', name);
-const [mockPort, prismV1, prismV2, front] = await Promise.all([
+const [mockPort, prismV1, prismV2, front, toolServerPort] = await Promise.all([
+  freePort(),
   freePort(),
   freePort(),
   freePort(),
@@ -70,11 +76,36 @@ await start(
   ],
   /ready/,
 );
-await fetch(`${mock}/__admin/tenants/demo/ai`, {
-  method: 'PATCH',
-  headers: { authorization: 'Bearer cross-check-admin-token', 'content-type': 'application/json' },
-  body: JSON.stringify({ generationMinSeconds: 0, generationMaxSeconds: 0 }),
-});
+const admin = async (path: string, method: string, body?: unknown) => {
+  const answer = await fetch(`${mock}/__admin${path}`, {
+    method,
+    headers: { authorization: 'Bearer cross-check-admin-token', 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  if (!answer.ok)
+    throw new Error(`${method} /__admin${path} answered ${answer.status}: ${await answer.text()}`);
+  return (await answer.json().catch(() => ({}))) as { key: string; id: string };
+};
+await admin('/tenants/demo/ai', 'PATCH', { generationMinSeconds: 0, generationMaxSeconds: 0 });
+// Everything a complete run needs (docs/conformance.md, "Against the mock").
+const keyOf = async (tenant: string, userId: string, scopes = ['read', 'write']) =>
+  admin(`/tenants/${tenant}/mcp-keys`, 'POST', { userId, scopes });
+const roleKeys = {
+  manager: (await keyOf('demo', 'max')).key,
+  author: (await keyOf('demo', 'aria')).key,
+  learner: (await keyOf('demo', 'lena')).key,
+};
+const tenantKeys: Record<string, string> = {};
+for (const [state, licence] of [
+  ['read', { mcpAccess: 'read' }],
+  ['none', { mcpAccess: 'none' }],
+  ['no-ai', { mcpAccess: 'full', mcpAiAccess: false }],
+] as const) {
+  await admin('/tenants', 'POST', { id: `licence-${state}`, ...licence });
+  tenantKeys[state] = (await keyOf(`licence-${state}`, 'admin')).key;
+}
+const revoked = await keyOf('demo', 'ada', ['read']);
+await admin(`/tenants/demo/mcp-keys/${revoked.id}`, 'DELETE');
 const prismArgs = (api: 'v1' | 'v2', port: number, upstream: string) => [
   'proxy',
   bundlePath(api),
@@ -95,11 +126,14 @@ await Promise.all([
 // the spec's paths, which are relative to the server URL); the rest to the mock.
 const frontServer = createServer((req, res) => {
   const url = req.url ?? '/';
-  const [port, path] = url.startsWith('/openapi/v1/')
-    ? [prismV1, url.slice('/openapi/v1'.length)]
-    : url.startsWith('/api/v2/')
-      ? [prismV2, url.slice('/api/v2'.length)]
-      : [mockPort, url];
+  const multipart = (req.headers['content-type'] ?? '').startsWith('multipart/');
+  const [port, path] = multipart
+    ? [mockPort, url]
+    : url.startsWith('/openapi/v1/')
+      ? [prismV1, url.slice('/openapi/v1'.length)]
+      : url.startsWith('/api/v2/')
+        ? [prismV2, url.slice('/api/v2'.length)]
+        : [mockPort, url];
   const upstream = httpRequest(
     {
       host: '127.0.0.1',
@@ -117,6 +151,20 @@ const frontServer = createServer((req, res) => {
   req.pipe(upstream);
 });
 await new Promise<void>((r) => frontServer.listen(front, '127.0.0.1', r));
+await start(
+  'tool server',
+  process.execPath,
+  [
+    join(ROOT, 'bin', 'lmskit.js'),
+    'mcp',
+    '--http',
+    '--port',
+    String(toolServerPort),
+    '--base-url',
+    `http://127.0.0.1:${front}`,
+  ],
+  /Streamable HTTP/,
+);
 
 console.log(
   `conformance through prism proxy --errors (v1 :${prismV1}, v2 :${prismV2}) in front of the mock :${mockPort}`,
@@ -125,9 +173,14 @@ const report = await runChecks(ALL_CHECKS, {
   baseUrl: `http://127.0.0.1:${front}`,
   apiKey: DEMO_SITE_API_KEY,
   mcpKeys: [demoMcpKey('read'), demoMcpKey('write')],
+  roleKeys,
+  chainId: 1,
+  tenantKeys,
+  revokedKey: revoked.key,
+  mcpUrl: `http://127.0.0.1:${toolServerPort}/mcp`,
   allowWrites: true,
   expertUserId: 'otto',
-  skip: '*.auth.*,v2.ai.upload.size-limit',
+  skip: '*.auth.no-key.*,v2.ai.upload.size-limit',
 });
 console.log(summary(report));
 const failed = report.results.filter((r) => r.status === 'fail');
