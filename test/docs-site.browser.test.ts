@@ -1,6 +1,7 @@
 // The docs site in headless Chromium, as a reader uses it (docs/adr-0003): built once from the
 // contracts, opened from disk with every other request refused, and served by an in-process mock for
-// "Try it". One browser and one build serve every check.
+// "Try it", the home page's address, the pictures and the phone-width checks. One browser and one
+// build serve every check.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -65,8 +66,8 @@ describe('docs site in a browser', () => {
    * Opens a page; only `allowed` URLs load, anything else is recorded and refused (from disk the site
    * must need no network at all). Script errors are collected too.
    */
-  async function open(url: string, allowed = /^(file|data|blob):/) {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  async function open(url: string, allowed = /^(file|data|blob):/, viewport = { width: 1280, height: 900 }) {
+    const page = await browser.newPage({ viewport });
     const external: string[] = [];
     const errors: string[] = [];
     await page.route('**/*', (route) => {
@@ -365,6 +366,129 @@ describe('docs site in a browser', () => {
     expect(external).toEqual([]);
     await page.close();
   });
+
+  /** Waits until every picture of the page has loaded or failed; returns the width of each as loaded. */
+  const pictures = async (page: Page) => {
+    await page.waitForFunction(() => [...document.images].every((img) => img.complete));
+    return page
+      .locator('main img')
+      .evaluateAll((imgs) =>
+        imgs.map((img) => ({ src: img.getAttribute('src'), width: (img as HTMLImageElement).naturalWidth })),
+      );
+  };
+
+  it(
+    'the console page shows its screenshots, from disk and from the mock, and every written page shows its pictures',
+    async () => {
+      const withPictures = [...site].filter(
+        ([name, c]) => name.endsWith('.html') && String(c).includes('<img '),
+      );
+      expect(withPictures.map(([name]) => name)).toContain('console.html');
+      const mockOrigin = new RegExp(`^(${escapeRegExp(mock.base)}/|data:|blob:)`);
+      for (const [name] of withPictures)
+        for (const [url, allowed] of [
+          [fileUrl(name), undefined],
+          [`${mock.base}/docs/${name}`, mockOrigin],
+        ] as const) {
+          const { page, external, errors } = await open(url, allowed);
+          const shown = await pictures(page);
+          if (name === 'console.html') expect(shown.length, url).toBeGreaterThanOrEqual(7);
+          for (const { src, width } of shown) expect(width, `${url}: ${src}`).toBeGreaterThan(0);
+          // No picture is left as its description in brackets.
+          expect(await page.locator('.lmskit-image').count(), url).toBe(0);
+          expect(external, url).toEqual([]);
+          expect(errors, url).toEqual([]);
+          await page.close();
+        }
+    },
+    WAIT * 2,
+  );
+
+  it(
+    'the home page names the port it is served on; built, it names the default port and says how to change it',
+    async () => {
+      const port = new URL(mock.base).port;
+      const allowed = new RegExp(`^(${escapeRegExp(mock.base)}/|data:|blob:)`);
+      const served = await open(`${mock.base}/docs/`, allowed);
+      const box = served.page.locator('.lmskit-address');
+      await expect(box.locator('pre').textContent()).resolves.toContain(`${mock.base}/openapi/v1/courses`);
+      expect(await box.locator('a').evaluateAll((as) => as.map((a) => a.getAttribute('href')))).toEqual([
+        `${mock.base}/console/`,
+        `${mock.base}/`,
+        `${mock.base}/docs/`,
+      ]);
+      expect(await box.locator('[data-lmskit-when="live"]').isVisible()).toBe(true);
+      expect(await box.locator('[data-lmskit-when="static"]').isVisible()).toBe(false);
+      expect(await box.locator('[data-lmskit-when="live"]').innerText()).toContain(mock.base);
+      if (port !== '4010') expect(await served.page.locator('main').innerText()).not.toContain(':4010');
+      expect(served.errors).toEqual([]);
+      expect(served.external).toEqual([]);
+      await served.page.close();
+
+      const built = await open(fileUrl('index.html'));
+      const text = await built.page.locator('.lmskit-address').innerText();
+      expect(text).toContain('http://127.0.0.1:4010/openapi/v1/courses');
+      expect(text).toMatch(/default port, 4010/);
+      expect(text).toContain('--port 5010');
+      expect(await built.page.locator('[data-lmskit-when="live"]').isVisible()).toBe(false);
+      expect(built.errors).toEqual([]);
+      await built.page.close();
+    },
+    WAIT * 2,
+  );
+
+  it(
+    'at phone width (375 px), served by the mock, no page is wider than the screen, and the navigation and the search are reachable from every page',
+    async () => {
+      const phone = { width: 375, height: 740 };
+      const allowed = new RegExp(`^(${escapeRegExp(mock.base)}/|data:|blob:)`);
+      const links = navLinks().map((l) => l.href);
+      const width = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth);
+      for (const name of [...site.keys()].filter((n) => n.endsWith('.html'))) {
+        const { page, external, errors } = await open(`${mock.base}/docs/${name}`, allowed, phone);
+        if (REFERENCES.has(name)) await hydrated(page);
+        await pictures(page);
+        expect(await width(page), name).toBeLessThanOrEqual(phone.width);
+        // The header is one line: the name, the Menu button and the search; the list of pages opens below.
+        const header = page.locator('header.lmskit-header');
+        expect((await header.boundingBox())?.height, name).toBeLessThanOrEqual(56);
+        await expect(page.locator('#lmskit-search').isVisible(), name).resolves.toBe(true);
+        const menu = page.locator('button.lmskit-menu');
+        await expect(page.locator('#lmskit-nav a').first().isVisible(), name).resolves.toBe(false);
+        await menu.click();
+        expect(await menu.getAttribute('aria-expanded'), name).toBe('true');
+        for (const href of links) {
+          const link = page.locator(`#lmskit-nav a[href="${href}"]`);
+          await link.waitFor({ state: 'visible' });
+          const box = await link.boundingBox();
+          expect(box && box.x >= 0 && box.x + box.width <= phone.width, `${name}: ${href}`).toBe(true);
+        }
+        expect(await width(page), name).toBeLessThanOrEqual(phone.width);
+        await page.keyboard.press('Escape');
+        await expect(page.locator('#lmskit-nav a').first().isVisible(), name).resolves.toBe(false);
+        expect(external, name).toEqual([]);
+        expect(errors, name).toEqual([]);
+        await page.close();
+      }
+
+      // Followed as a reader does: from the menu to a guide, and the search's results on the screen.
+      const { page, errors } = await open(`${mock.base}/docs/tools.html`, allowed, phone);
+      await page.locator('button.lmskit-menu').click();
+      await Promise.all([
+        page.waitForURL(/\/docs\/mock\.html$/),
+        page.locator('#lmskit-nav a[href="mock.html"]').click(),
+      ]);
+      await page.locator('#lmskit-search').fill('ban a user');
+      const results = page.locator('#lmskit-results');
+      await results.locator('a').first().waitFor({ state: 'visible' });
+      const box = await results.boundingBox();
+      expect(box && box.x >= 0 && box.x + box.width <= phone.width).toBe(true);
+      expect(await width(page)).toBeLessThanOrEqual(phone.width);
+      expect(errors).toEqual([]);
+      await page.close();
+    },
+    WAIT * 8,
+  );
 
   it(
     'from /docs/ on the running mock, Try it on GET /openapi/v1/courses sends the request to that mock and shows its answer',

@@ -7,14 +7,17 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { marked } from 'marked';
+import { DEMO_SITE_API_KEY, demoMcpKey } from '../../mock/seed/demo.ts';
 import { escapeHtml as html } from '../html.ts';
-import { API_NAMES, type ApiName, bundlePath, DOCS_SITE_DIR } from '../paths.ts';
+import { API_NAMES, type ApiName, bundlePath, DOCS_SITE_DIR, ROOT } from '../paths.ts';
+import type { Node } from '../spec-walk.ts';
 import { loadToolIndex, loadTools } from '../tool-schemas.ts';
 import { apiAssumptions, toolAssumptions } from './assumptions.ts';
+import { mockAddressBox } from './home.ts';
 import { markdownSources, pageNameOf, renderMarkdown } from './markdown.ts';
 import { bodyAssets, headAssets, siteHeader } from './nav.ts';
 import { seedResolver } from './provenance.ts';
-import { buildReferencePage, contractFile, operationHref, operationsOf } from './reference.ts';
+import { buildReferencePage, contractFile, mockMeta, operationHref, operationsOf } from './reference.ts';
 import { htmlSections, type SearchDoc, searchIndexScript, textOf } from './search.ts';
 import { toolsPageBody } from './tools.ts';
 
@@ -29,13 +32,18 @@ export const API_TITLES: Record<ApiName, string> = {
 /** The site: file name (relative to its root) → content. */
 export type Site = Map<string, string | Uint8Array>;
 
-/** A page of the site around a body: the header, the style, the search. */
-function shell(name: string, title: string, body: string): string {
+/**
+ * A page of the site around a body: the header, the style, the search. Its tables scroll sideways in
+ * a box of their own, so a narrow screen scrolls a table, never the page. `head` is added to the
+ * page's head.
+ */
+function shell(name: string, title: string, body: string, head = ''): string {
+  const boxed = body.replace(/<table[\s>][\s\S]*?<\/table>/g, '<div class="lmskit-table">$&</div>');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${html(title)} · lmskit</title>${headAssets()}</head>
+<title>${html(title)} · lmskit</title>${head}${headAssets()}</head>
 <body>${siteHeader(name)}<main class="lmskit-page">
-${body}
+${boxed}
 </main>
 ${bodyAssets()}
 </body></html>
@@ -75,14 +83,21 @@ function operationDocs(api: ApiName, bundle: Record<string, unknown>): SearchDoc
   });
 }
 
+/** The guide with the box of the mock's addresses before its first section. */
+function withAddressBox(guide: string, origin: string): string {
+  const box = mockAddressBox(origin, { site: DEMO_SITE_API_KEY, mcp: demoMcpKey('write') });
+  const at = guide.search(/<h2[\s>]/);
+  return at < 0 ? `${guide}\n${box}` : `${guide.slice(0, at)}${box}\n${guide.slice(at)}`;
+}
+
 /** Builds every file of the site in memory. */
 export async function buildDocsSite(): Promise<Site> {
   const bundles = Object.fromEntries(
     API_NAMES.map((api) => [api, JSON.parse(readFileSync(bundlePath(api), 'utf8'))]),
-  ) as Record<ApiName, Record<string, unknown>>;
+  ) as Record<ApiName, Node>;
   const names = new Set([...API_NAMES.map((api) => `${api}.html`), 'tools.html', 'assumptions.html']);
   const sources = markdownSources();
-  for (const source of sources) names.add(pageNameOf(source, names) ?? source);
+  for (const source of sources) names.add(pageNameOf(source) ?? source);
   const written = sources.map((source) => renderMarkdown(source, names));
   const resolveSeed = seedResolver(written.filter((p) => p.source.startsWith('docs/requirements/seed-')));
 
@@ -90,15 +105,21 @@ export async function buildDocsSite(): Promise<Site> {
   const docs: SearchDoc[] = [];
   // A search ranks the references and the tools before the guides, and the list of assumed choices,
   // which names the same operations again, last.
-  const addPage = (name: string, title: string, body: string, weight = 1) => {
-    site.set(name, shell(name, title, body));
+  const addPage = (name: string, title: string, body: string, weight = 1, head = '') => {
+    site.set(name, shell(name, title, body, head));
     docs.push(...htmlSections(name, title, body, weight));
   };
-  for (const page of written) addPage(page.name, page.title, page.html);
+  // The home page names the mock's address, which the mock serving the site replaces by its own.
+  const origin = new URL(bundles.v1.servers[0].url).origin;
+  for (const page of written) {
+    if (page.name !== 'index.html') addPage(page.name, page.title, page.html);
+    else addPage(page.name, page.title, withAddressBox(page.html, origin), 1, mockMeta(origin));
+    for (const [source, name] of page.images) site.set(name, readFileSync(join(ROOT, source)));
+  }
   addPage('tools.html', 'MCP tools', toolsPageBody(loadTools(), loadToolIndex(), bundles.v2), 1.5);
   addPage('assumptions.html', 'Assumed choices', assumptionsPageBody(bundles), 0.5);
   const references = await Promise.all(
-    API_NAMES.map((api) => buildReferencePage(api, API_TITLES[api], bundles[api], resolveSeed)),
+    API_NAMES.map((api) => buildReferencePage(api, API_TITLES[api], bundles[api], resolveSeed, names)),
   );
   API_NAMES.forEach((api, i) => {
     site.set(`${api}.html`, references[i] ?? '');
@@ -108,6 +129,7 @@ export async function buildDocsSite(): Promise<Site> {
 
   site.set('assets/site.css', asset('site.css'));
   site.set('assets/search.js', asset('search.js'));
+  site.set('assets/nav.js', asset('nav.js'));
   site.set('assets/try-it.js', asset('try-it.js'));
   site.set('assets/minisearch.js', miniSearchBrowser());
   site.set('assets/search-index.js', searchIndexScript(docs));

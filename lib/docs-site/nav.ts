@@ -61,7 +61,11 @@ export const NAV: NavGroup[] = [
 /** Every page the header links to, for the checks that they all exist. */
 export const navLinks = (): NavLink[] => NAV.flatMap((g) => g.links);
 
-/** The header of a page; `current` is the page's own name, marked for the reader. */
+/**
+ * The header of a page; `current` is the page's own name, marked for the reader. On a narrow screen
+ * (a phone) the navigation folds behind the **Menu** button (assets/nav.js), so the header stays one
+ * line, with the search.
+ */
 export function siteHeader(current: string): string {
   const groups = NAV.map(
     (group) =>
@@ -74,7 +78,8 @@ export function siteHeader(current: string): string {
   ).join('');
   return `<header class="lmskit-header">
 <a class="lmskit-brand" href="index.html"${current === 'index.html' ? ' aria-current="page"' : ''}>lmskit</a>
-<nav aria-label="Site">${groups}</nav>
+<button type="button" class="lmskit-menu" aria-controls="lmskit-nav" aria-expanded="false">Menu</button>
+<nav id="lmskit-nav" aria-label="Site">${groups}</nav>
 <div class="lmskit-search" role="search">
 <input type="search" id="lmskit-search" placeholder="Search the docs" aria-label="Search the whole site" autocomplete="off" aria-controls="lmskit-results" aria-expanded="false">
 <ol id="lmskit-results" role="listbox" hidden></ol>
@@ -82,7 +87,10 @@ export function siteHeader(current: string): string {
 </header>`;
 }
 
-/** What every page loads: the site's style and the header's search (the index is built with the site). */
+/**
+ * What every page loads: the site's style, the header's search (the index is built with the site)
+ * and its menu button.
+ */
 export function headAssets(): string {
   return '<link rel="stylesheet" href="assets/site.css">';
 }
@@ -92,5 +100,6 @@ export function bodyAssets(): string {
     '<script src="assets/minisearch.js" defer></script>',
     '<script src="assets/search-index.js" defer></script>',
     '<script src="assets/search.js" defer></script>',
+    '<script src="assets/nav.js" defer></script>',
   ].join('\n');
 }

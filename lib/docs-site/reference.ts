@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { ApiName } from '../paths.ts';
 import { redocly } from '../redocly.ts';
 import { HTTP_METHODS, type Node, operations } from '../spec-walk.ts';
+import { siteHref } from './markdown.ts';
 import { bodyAssets, headAssets, siteHeader } from './nav.ts';
 import { type SeedCitation, type SeedSection, sourceLine } from './provenance.ts';
 import { codeSamples, type ExampleRequest, exampleRequest } from './samples.ts';
@@ -34,9 +35,10 @@ export function operationHref(api: ApiName, operation: Node): string {
 /**
  * The page names the address its contract gives for the running mock; the mock, when it serves the
  * page, puts the address it was reached at in its place and `content` becomes `live`
- * (`mock/http/docs.ts`, which reads this tag as it is written here).
+ * (`mock/http/docs.ts`, which reads this tag as it is written here). The home page carries it too.
  */
-const mockMeta = (origin: string) => `<meta name="lmskit-mock" content="static" data-origin="${origin}">`;
+export const mockMeta = (origin: string) =>
+  `<meta name="lmskit-mock" content="static" data-origin="${origin}">`;
 
 const tryItPlaceholder = (operationId: string) =>
   `<div class="lmskit-try" data-operation="${operationId}"></div>`;
@@ -47,16 +49,39 @@ export interface TryItData {
   operations: Record<string, ExampleRequest>;
 }
 
+/** A markdown link: `[words](href)` or `[words](href "title")`, not an image. */
+const MARKDOWN_LINK = /(?<!!)\[([^\]]+)\]\(([^)\s]+)(\s+"[^"]*")?\)/g;
+
+/**
+ * The links of a description of the contract's root file, written for the repository
+ * (`../../docs/requirements/seed-001-integration-rest-api.md`), as links to the site's pages; a link
+ * to a file the site lacks keeps its words.
+ */
+export function siteLinks(api: ApiName, text: string, sitePages: ReadonlySet<string>): string {
+  const source = `openapi/${api}/openapi.yaml`;
+  return text.replace(MARKDOWN_LINK, (_link, words: string, href: string, title = '') => {
+    const target = siteHref(source, href, sitePages);
+    return target === undefined ? words : `[${words}](${target}${title})`;
+  });
+}
+
 /**
  * The copy of a bundled contract the reference renders: descriptions followed by their "Source"
- * line, and every operation with its code samples and the place of its "Try it" form.
+ * line, and every operation with its code samples and the place of its "Try it" form. The links of
+ * the introduction and the tags (written in the root file, for the repository) lead to the site's
+ * pages (`sitePages`).
  */
 export function readerSpec(
   api: ApiName,
   bundle: Node,
   resolveSeed: (citation: string) => SeedSection,
+  sitePages: ReadonlySet<string>,
 ): { spec: Node; tryIt: TryItData } {
   const spec = structuredClone(bundle);
+  if (typeof spec.info?.description === 'string')
+    spec.info.description = siteLinks(api, spec.info.description, sitePages);
+  for (const tag of (spec.tags ?? []) as Node[])
+    if (typeof tag.description === 'string') tag.description = siteLinks(api, tag.description, sitePages);
   const tryIt: TryItData = { api, operations: {} };
   const withSource = (node: Node, ...extra: string[]) => {
     node.description = [node.description, sourceLine(node['x-seed'] as SeedCitation, resolveSeed), ...extra]
@@ -117,8 +142,9 @@ export async function buildReferencePage(
   title: string,
   bundle: Node,
   resolveSeed: (citation: string) => SeedSection,
+  sitePages: ReadonlySet<string>,
 ): Promise<string> {
-  const { spec, tryIt } = readerSpec(api, bundle, resolveSeed);
+  const { spec, tryIt } = readerSpec(api, bundle, resolveSeed, sitePages);
   const dir = await mkdtemp(join(tmpdir(), 'lmskit-docs-'));
   try {
     const input = join(dir, `${api}.json`);

@@ -41,7 +41,7 @@ export interface ToolExample {
 /**
  * An example call of a tool and its result, taken from the examples of the backend operations it
  * maps onto (`x-backend`): each argument is the example of the parameter or body field it is sent
- * as, and the result is the example answer of the last call (per item for `bulk_assign`).
+ * as, and the result is the example answer of the last call (per item for `bulk_assign`, marked assigned).
  */
 export function toolExample(tool: ToolDefinition, v2: Node): ToolExample {
   const args: Record<string, unknown> = {};
@@ -68,7 +68,9 @@ export function toolExample(tool: ToolDefinition, v2: Node): ToolExample {
   const last = calls.at(-1);
   const answer = last ? successExample(v2, operationById(v2, last.operationId)) : undefined;
   const perItem = tool['x-backend'].some((c) => c.each);
-  return { arguments: args, result: perItem ? { groupId: args.groupId, results: [answer] } : answer };
+  // bulk_assign's result per course is the call's answer marked with its outcome (its outputSchema).
+  const item = { ...(answer as Record<string, unknown>), outcome: 'assigned' };
+  return { arguments: args, result: perItem ? { groupId: args.groupId, results: [item] } : answer };
 }
 
 /** Of a request body's examples, the one that carries most of the fields the call sends. */
@@ -175,9 +177,16 @@ export function toolsPageBody(tools: ToolDefinition[], index: ToolIndex, v2: Nod
     .join('\n');
   const absent = index.absent.map((a) => `<li><code>${html(a.name)}</code>: ${html(a.reason)}</li>`).join('');
   return `<h1 id="mcp-tools">The ${tools.length} MCP tools</h1>
-<p>Generated from <code>mcp-schema/</code>, the same files the tool server serves verbatim. An agent is offered only
-the tools its key's scope, its owner's permissions and the tenant's licence allow. The examples come from the
-examples of the backend operations each tool calls.</p>
+<p>The tools an AI agent calls through the <a href="mcp.html">MCP tool server</a>, over stdio or Streamable HTTP.
+Each tool calls one or more operations of the <a href="v2.html">MCP backend API</a> with the agent's MCP key and
+acts with the permissions of the key's owner; an agent is offered only the tools its key's scope, its owner's
+permissions and the tenant's licence allow. Each section below says who may call the tool, its parameters, and an
+example call with its result, taken from the examples of the backend operations it calls.</p>
+<p>The requirements are the platform's <a href="seed-000-mcp-tool-interface.html">MCP tool interface document</a>
+("seed 000"). Where it is silent, a tool still chooses (a parameter it does not name is marked
+<span class="tag">assumed name</span>), and the <a href="assumptions.html#tools">assumed choices</a> list every such
+choice. The tool server lists these tools as they are written in
+<code>mcp-schema/</code>, one JSON Schema file each.</p>
 <table><tr><th>Tool</th><th>What it does</th><th>Category</th><th>Scope</th><th>Permission</th></tr>
 ${summary}</table>
 <h2 id="announced-but-absent">Announced but absent</h2><ul>${absent}</ul>

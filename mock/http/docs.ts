@@ -1,7 +1,8 @@
 // The docs site at /docs/, fresh from the contracts the mock runs on: built on the first request
 // (in a child process, so the mock's event loop never waits for it), then served from memory. A
-// reference page names the mock's default address; it is served with the address it was requested
-// at instead, so its code samples and "Try it" talk to this very mock.
+// reference page, and the home page with its box of addresses, name the mock's default address;
+// they are served with the address they were requested at instead, so their code samples, links and
+// "Try it" talk to this very mock.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
@@ -23,21 +24,33 @@ const TYPES: Record<string, string> = {
   '.css': 'text/css; charset=utf-8',
   '.json': 'application/json; charset=utf-8',
   '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
   '.svg': 'image/svg+xml',
 };
 
 /** `<meta name="lmskit-mock" content="static" data-origin="…">`, which `lib/docs-site/reference.ts` writes. */
 const STATIC_META = /<meta name="lmskit-mock" content="static" data-origin="([^"]+)">/;
+/**
+ * What a page says only when built (how to name another port) and only when served (which mock
+ * serves it): `lib/docs-site/home.ts` writes the second hidden; a served page shows it instead.
+ */
+const WHEN = { static: ' data-lmskit-when="static">', live: ' data-lmskit-when="live" hidden>' };
 /** A Host header that can stand in a URL as it is: a name or IPv4 or [IPv6] address, and a port. */
 const HOST = /^([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?$/;
 
-/** A reference page as the mock serves it: marked live, with the address it was requested at. */
+/** A page that names the mock's address, as the mock serves it: marked live, with the address it was requested at. */
 export function servedPage(page: string, req: Request): string {
   const origin = STATIC_META.exec(page)?.[1];
   if (!origin) return page;
   // Express's view of the host and scheme: behind a trusted proxy, the ones the proxy forwarded.
   const host = req.host ?? '';
-  const live = page.replace(STATIC_META, (tag) => tag.replace('content="static"', 'content="live"'));
+  const live = page
+    .replace(STATIC_META, (tag) => tag.replace('content="static"', 'content="live"'))
+    .replaceAll(WHEN.static, ' data-lmskit-when="static" hidden>')
+    .replaceAll(WHEN.live, ' data-lmskit-when="live">');
   return HOST.test(host) ? live.replaceAll(origin, `${req.protocol}://${host}`) : live;
 }
 
