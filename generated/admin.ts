@@ -33,9 +33,45 @@ export interface paths {
         put?: never;
         /**
          * Reset the platform state
-         * @description Drops every change and loads the seed again (the demo seed unless the body names another). The virtual clock goes back to its seed time; MCP keys created since start are revoked with the rest of the state, and the keys printed at start work again.
+         * @description Puts back everything a test can change, so that one test leaves nothing to the next: drops every
+         *     change of the state and loads the seed again (the demo seed unless the body names another) —
+         *     users, courses, assignments, MCP keys, AI settings and jobs, webhook receivers, deliveries and
+         *     events —, sets the virtual clock back to the seed's time, forgets the rate-limit counters and
+         *     failed logins, removes the injected faults and clears the request journal. MCP keys created
+         *     since start go with the state, and the keys printed at start work again. `keep` leaves the
+         *     faults or the journal as they are; the answer names what was reset and what was kept.
          */
         post: operations["resetState"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fixtures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Load fixtures
+         * @description Replaces the whole platform state with the one the fixtures describe (schema `Fixture`): their
+         *     tenants, users, groups, courses, assignments and MCP keys, and the virtual clock at their `now`
+         *     — as a reset to a seed does, but with data of the test's own. Like `importSnapshot` it changes
+         *     the state only: the injected faults and the request journal stay as they are (`resetState` puts
+         *     those back), and the rate-limit counters and failed logins, which counted traffic to the state
+         *     replaced, are forgotten. The load is one journalled command, so with `--state-file` it survives
+         *     a restart; the journal holds the users' passwords and the keys only as hashes.
+         *
+         *     A problem of the fixtures — a reference to nothing, an e-mail used twice, a value a platform rule
+         *     refuses — is a 400 `VALIDATION_ERROR` naming the entry and the field
+         *     (`tenants[0].users[2].email: already used by tenants[0].users[0]`), and nothing changes.
+         */
+        post: operations["loadFixtures"];
         delete?: never;
         options?: never;
         head?: never;
@@ -670,16 +706,27 @@ export interface paths {
         /**
          * Read the request journal
          * @description The most recent requests the mock answered, on every API, newest first, each with its time (wall
-         *     and virtual), API, matched operation, caller, status, duration and contract verdict. The
-         *     journal holds the last 1000 requests by default (`--journal-size`); older ones are dropped.
-         *     Filters combine (all must hold). Headers and bodies are left out here: read one request with
-         *     `getJournalEntry`. Reads of the journal itself are not recorded, so a console polling it does
-         *     not fill it.
+         *     and virtual), API, matched operation, caller, MCP tool, injected fault, status, duration and
+         *     contract verdict. The journal holds the last 1000 requests by default (`--journal-size`); older
+         *     ones are dropped. Filters combine (all must hold); a query parameter that is not one of them is
+         *     refused 400, naming it, so a misspelt filter cannot pass for an empty result. Headers and bodies
+         *     are left out unless `full=true`; `getJournalEntry` reads one request in full.
+         *
+         *     Not recorded: calls of the journal itself (so a console polling it does not fill it), the
+         *     console's own admin calls (they carry `X-Lmskit-Console`), the console's and the docs site's
+         *     pages and assets (`/console/…`, `/docs/…`) and `/favicon.ico`; the clients under test keep the
+         *     whole journal.
          */
         get: operations["getRequestJournal"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Clear the request journal
+         * @description Forgets every request the journal holds, so that the next read shows only what came after. Ids
+         *     go on counting: a request id read before the clear never names a later request. This call is not
+         *     recorded itself. `resetState` clears the journal too, unless told to keep it.
+         */
+        delete: operations["clearRequestJournal"];
         options?: never;
         head?: never;
         patch?: never;
@@ -696,7 +743,8 @@ export interface paths {
          * Export the journal as HAR
          * @description The journalled requests that pass the filters, oldest first, as an HTTP Archive (HAR 1.2) that
          *     browsers' developer tools and proxies open. Headers are masked as in the journal; bodies cut at
-         *     32 KB carry a `comment` saying so.
+         *     32 KB carry a `comment` saying so. The filters are `getRequestJournal`'s, and an unknown query
+         *     parameter is refused 400 the same way.
          */
         get: operations["exportJournalHar"];
         put?: never;
@@ -748,10 +796,14 @@ export interface paths {
         put?: never;
         /**
          * Inject a fault
-         * @description The next `count` requests that match `method` and `path` get `status` and `body` instead of
-         *     the real answer (nothing changes in the state), or are answered after the added `latencyMs`
-         *     (the real answer, delayed). With both, the fault answer comes after the latency. A request
-         *     that several faults match takes the oldest. At most 100 faults are in force at a time (409
+         * @description The next `count` requests that match get `status` and `body` instead of the real answer
+         *     (nothing changes in the state), or are answered after the added `latencyMs` (the real answer,
+         *     delayed). With both, the fault answer comes after the latency. A request matches when it has
+         *     the `method` and `path`, or comes from the kit's MCP tool server for `tool` (its `X-MCP-Tool`
+         *     header), and carries what `match` asks for: query parameters, headers, a JSON body. A request
+         *     that several faults match takes the oldest; the request journal names the fault on the request
+         *     (`faultId`). The admin API itself is never disturbed. Faults stay in force until they run out,
+         *     are removed, or `resetState` clears them. At most 100 faults are in force at a time (409
          *     `TOO_MANY_FAULTS` past it).
          */
         post: operations["createFault"];
@@ -830,7 +882,7 @@ export interface components {
              */
             version: string;
         };
-        /** @description What to load after the reset. */
+        /** @description What to load after the reset, and what to leave as it is. */
         ResetRequest: {
             /**
              * @description The seed to load — `demo` (tenant `demo` with users, groups, courses and assignments) or `empty` (tenant `demo` with its administrator only).
@@ -838,8 +890,26 @@ export interface components {
              * @enum {string}
              */
             seed?: "demo" | "empty";
+            /**
+             * @description The parts to leave as they are; every other part is reset. `faults` and `journal` can be kept; the others go with the state they belong to.
+             * @default []
+             * @example [
+             *       "journal"
+             *     ]
+             */
+            keep?: ("faults" | "journal")[];
         };
-        /** @description The state after a reset. */
+        /**
+         * @description A part of what a test can change, as a reset names it: `state` (every tenant with its users,
+         *     groups, courses, assignments, MCP keys, AI settings and generation jobs, webhook receivers,
+         *     deliveries and events, reloaded from the seed), `clock` (the virtual clock, back to the seed's
+         *     time), `limits` (the `/api/v2` rate-limit counters and the failed logins per client), `faults`
+         *     (the injected faults) and `journal` (the request journal).
+         * @example faults
+         * @enum {string}
+         */
+        ResetPart: "state" | "clock" | "limits" | "faults" | "journal";
+        /** @description The state after a reset, and what was reset. */
         ResetResult: {
             /**
              * @description The seed that was loaded.
@@ -851,6 +921,22 @@ export interface components {
              * @example 1767225600
              */
             now: number;
+            /**
+             * @description The parts that were reset.
+             * @example [
+             *       "state",
+             *       "clock",
+             *       "limits",
+             *       "faults",
+             *       "journal"
+             *     ]
+             */
+            reset: components["schemas"]["ResetPart"][];
+            /**
+             * @description The parts left as they were (`keep`).
+             * @example []
+             */
+            kept: components["schemas"]["ResetPart"][];
         };
         /** @description An error of the admin API, in the `/api/v2` error shape. */
         AdminError: {
@@ -867,6 +953,322 @@ export interface components {
          * @enum {string}
          */
         McpAccess: "none" | "read" | "full";
+        /** @description The settings to change; those omitted stay as they are. */
+        UpdateAiSettingsRequest: {
+            /** @description Shortest duration of a generation job, in seconds of virtual time. */
+            generationMinSeconds?: number;
+            /** @description Longest duration of a generation job, in seconds of virtual time. */
+            generationMaxSeconds?: number;
+            /** @description How many of the next generation jobs end `failed`. */
+            failNextJobs?: number;
+            /** @description The `error.message` of a job that fails. */
+            failureMessage?: string;
+        };
+        /** @description A custom user attribute (seed 001, Custom attribute), in the order of display. */
+        FixtureUserAttribute: {
+            /**
+             * @description The key of the attribute's value in a user's `attributes`, unique among the tenant's user attributes.
+             * @example department
+             */
+            apiId: string;
+            /**
+             * @description The attribute's name; the `apiId` when omitted.
+             * @example Department
+             */
+            name?: string;
+            /**
+             * @description 1 text, 2 date, 3 single choice, 4 multiple choice, 5 user choice, 6 yes/no, 7 external link, 8 number.
+             * @example 3
+             */
+            type: number;
+            /**
+             * @description The options of a choice type (3, 4), which needs at least one; no other type has any.
+             * @example [
+             *       "Sales",
+             *       "Engineering"
+             *     ]
+             */
+            options?: string[];
+            /**
+             * @description Whether every user must have a value of it.
+             * @default false
+             */
+            required?: boolean;
+        };
+        /** @description A user of the tenant, made as `createUser` of `/openapi/v1` makes one (events and audit included). */
+        FixtureUser: {
+            /**
+             * @description The v1 API ID, unique in the tenant; the other entries name the user by it.
+             * @example lena
+             */
+            id: string;
+            /**
+             * @description Full name.
+             * @example Lena Learner
+             */
+            name: string;
+            /**
+             * Format: email
+             * @description E-mail address, unique in the tenant (ignoring case).
+             * @example lena@acme.example
+             */
+            email: string;
+            /**
+             * Format: password
+             * @description The password (at least 8 characters); `fixture-password-<id>` when omitted. The mock keeps only its hash.
+             */
+            password?: string;
+            /**
+             * @description The role (docs/adr-0002).
+             * @example learner
+             * @enum {string}
+             */
+            role: "admin" | "manager" | "author" | "learner";
+            /**
+             * @description Values of the tenant's `userAttributes`, keyed by their `apiId`, checked against their type.
+             * @example {
+             *       "department": "Sales"
+             *     }
+             */
+            attributes?: {
+                [key: string]: string | number | boolean | (string | number)[] | null;
+            };
+            /**
+             * @description Job title.
+             * @example Account manager
+             */
+            occupation?: string;
+            /**
+             * @description Location.
+             * @example Berlin
+             */
+            location?: string;
+            /**
+             * @description An IANA time zone name (`Europe/Berlin`); `UTC` when omitted.
+             * @example Europe/Berlin
+             */
+            timezone?: string;
+            /**
+             * @description Whether the user is banned (`banUser`), after the rest of the tenant is made.
+             * @default false
+             */
+            banned?: boolean;
+        };
+        /** @description A group of the tenant and its members. */
+        FixtureGroup: {
+            /**
+             * @description The group's name, unique among the fixtures' groups of the tenant; the other entries name the group by it.
+             * @example Sales
+             */
+            name: string;
+            /**
+             * @description The name of the parent group, listed before this one.
+             * @example Company
+             */
+            parent?: string;
+            /**
+             * @description A description.
+             * @example Sales team
+             */
+            description?: string;
+            /**
+             * @description The members, by user `id` (each gets a `group.user.created` event).
+             * @example [
+             *       "lena",
+             *       "liam"
+             *     ]
+             */
+            members?: string[];
+        };
+        /** @description A course of the tenant. Its structure is made as the demo seed's: `lessons` lessons, then one single-choice question on the course's name. */
+        FixtureCourse: {
+            /**
+             * @description The course's name.
+             * @example Negotiation skills
+             */
+            name: string;
+            /**
+             * @description A short annotation; `A short course on <name>.` when omitted.
+             * @example Win-win deals in five lessons.
+             */
+            annotation?: string;
+            /** @description A longer description; empty when omitted. */
+            description?: string;
+            /**
+             * @description A draft stays unpublished; any other course is published (`course.published` event) once made.
+             * @default false
+             */
+            draft?: boolean;
+            /**
+             * @description The owning user's `id`; when omitted, the tenant's first admin, else its first author, else its first user.
+             * @example aria
+             */
+            owner?: string;
+            /**
+             * @description How many lessons come before the question.
+             * @default 2
+             */
+            lessons?: number;
+            /**
+             * @description Whether finishing the course with at least `passingScore` issues a certificate.
+             * @default false
+             */
+            certificate?: boolean;
+            /** @description How long a certificate stays valid; forever when omitted. Only with `certificate`. */
+            certificateValidDays?: number;
+            /**
+             * @description The result a certificate needs.
+             * @default 60
+             */
+            passingScore?: number;
+        };
+        /**
+         * @description A course of the fixtures' tenant, by its id (its place in `courses`, from 1) or by its `name`, which must then be unique.
+         * @example 3
+         */
+        FixtureCourseRef: number | string;
+        /** @description A course assigned to one user, or to a group (its members, present and future, get it, as `assignToGroup` does). Exactly one of `user` and `group`; progress is a user's only. An assignment whose `deadline` is before `now` and whose progress is below 100 is overdue. */
+        FixtureAssignment: {
+            /**
+             * @description The learner's `id`.
+             * @example lena
+             */
+            user?: string;
+            /**
+             * @description The group's `name`.
+             * @example Sales
+             */
+            group?: string;
+            course: components["schemas"]["FixtureCourseRef"];
+            /**
+             * Format: date-time
+             * @description The deadline; none when omitted.
+             * @example 2026-02-20T00:00:00Z
+             */
+            deadline?: string;
+            /**
+             * @description 0 not started, 1 to 99 in progress (started, that much done), 100 finished.
+             * @default 0
+             * @example 40
+             */
+            progress?: number;
+            /**
+             * @description The result of a finished assignment (`progress` 100); 100 when omitted.
+             * @example 92
+             */
+            result?: number;
+        };
+        /**
+         * @description A key scope — `read` for the read tools, `write` for the write and AI tools.
+         * @enum {string}
+         */
+        McpScope: "read" | "write";
+        /** @description An MCP key whose text the fixtures give, so a test knows it in advance (seed 000, MCP key: a 5-character prefix ending in `_`, then 43 URL-safe base64 characters). The mock keeps only its SHA-256 hash, as for a key it makes. */
+        FixtureMcpKey: {
+            /**
+             * @description The key's text, unique among the fixtures' keys of every tenant.
+             * @example lmcp_fixture-key-ada-read-write-0000000000000000
+             */
+            key: string;
+            /**
+             * @description The owner's `id`; the key acts with this user's permissions.
+             * @example ada
+             */
+            user: string;
+            /** @description The key's scopes. */
+            scopes: components["schemas"]["McpScope"][];
+            /**
+             * @description The key's id in the admin API; `key_` and 12 hex digits of the key's hash when omitted.
+             * @example key_acme_write
+             */
+            id?: string;
+            /**
+             * @description Whether the key is revoked (it then answers 401).
+             * @default false
+             */
+            revoked?: boolean;
+        };
+        /** @description A tenant of the fixtures, its licence and its records. */
+        FixtureTenant: {
+            /**
+             * @description The tenant id, unique among the fixtures' tenants; the admin API's paths take it.
+             * @example acme
+             */
+            id: string;
+            /**
+             * @description The display name; the id when omitted.
+             * @example Acme Academy
+             */
+            name?: string;
+            /**
+             * @description The site API key of `/openapi/v1` (`X-API-KEY`), unique among the tenants; when omitted, `<id>_site_key_` and 16 hex digits derived from the id, the same on every load.
+             * @example acme_site_key_0123456789abcdef
+             */
+            siteApiKey?: string;
+            /**
+             * @description Whether the tenant has an MCP licence at all (MCP keys need one).
+             * @default true
+             */
+            mcpLicensed?: boolean;
+            /**
+             * @description The tenant's MCP tier; `full` when omitted, as the demo tenant's.
+             * @default full
+             */
+            mcpAccess?: components["schemas"]["McpAccess"];
+            /**
+             * @description Whether AI tools may be used; true when omitted.
+             * @default true
+             */
+            mcpAiAccess?: boolean;
+            /** @description The course generator's settings (`updateAiSettings`); those omitted are the mock's (10 to 30 seconds a job, or what `startMock({ ai })` or `--ai-seconds` set). */
+            ai?: components["schemas"]["UpdateAiSettingsRequest"];
+            /** @description The custom user attributes users' `attributes` may hold values of. */
+            userAttributes?: components["schemas"]["FixtureUserAttribute"][];
+            /** @description The users, made in this order (integer ids from 1). */
+            users?: components["schemas"]["FixtureUser"][];
+            /** @description The groups, made in this order after the users. */
+            groups?: components["schemas"]["FixtureGroup"][];
+            /** @description The courses, made in this order after the groups; the n-th course has the id n. */
+            courses?: components["schemas"]["FixtureCourse"][];
+            /** @description Courses assigned to users or groups, with progress and deadlines, made in this order. */
+            assignments?: components["schemas"]["FixtureAssignment"][];
+            /** @description MCP keys with known text; the mock keeps only their SHA-256 hash, as for any key. */
+            mcpKeys?: components["schemas"]["FixtureMcpKey"][];
+        };
+        /**
+         * @description A platform state written by hand: tenants with their licence, users, groups, courses, assignments
+         *     and MCP keys, and where the virtual clock starts. Loaded by `loadFixtures`, `lmskit mock --fixtures
+         *     FILE` (YAML or JSON) and `startMock({ fixtures })`, it replaces the whole state, as a seed does.
+         *
+         *     It is built through the platform's own rules, in the order written — per tenant its user
+         *     attributes, users, groups, courses, assignments, then MCP keys — one record a minute, ending a day
+         *     before `now` and before the earliest deadline, so the same fixtures give the same ids, timestamps
+         *     and webhook events every time. Entries name one another by the ids they give: a user by `id`, a
+         *     group by `name`, a course by its id (its place in `courses`, from 1) or by `name`.
+         *
+         *     A problem is a 400 `VALIDATION_ERROR` that names the entry and the field
+         *     (`tenants[0].users[2].email: already used by tenants[0].users[0]`), and nothing changes.
+         */
+        Fixture: {
+            /**
+             * Format: date-time
+             * @description Where the virtual clock starts; 2026-01-01T00:00:00Z (the demo seed's start) when omitted.
+             * @example 2026-03-02T09:00:00Z
+             */
+            now?: string;
+            /** @description The tenants, each with its own data; the first is the one `startMock` answers for (`tenantId`, `siteApiKey`, `mcpKeys`). */
+            tenants: components["schemas"]["FixtureTenant"][];
+        };
+        /** @description The state after an import. */
+        ImportSnapshotResult: {
+            /**
+             * @description The virtual time after the import, Unix seconds.
+             * @example 1767225600
+             */
+            now: number;
+            /** @description The ids of the tenants loaded. */
+            tenants: string[];
+        };
         /** @description A tenant of the platform with its licence. */
         Tenant: {
             /**
@@ -1205,11 +1607,6 @@ export interface components {
             /** @description Every MCP key of the tenant that is not revoked. */
             keys: components["schemas"]["KeyLimits"][];
         };
-        /**
-         * @description A key scope — `read` for the read tools, `write` for the write and AI tools.
-         * @enum {string}
-         */
-        McpScope: "read" | "write";
         /** @description What the platform keeps of a key — never the key itself, only its SHA-256 hash (which this record does not show either). */
         McpKeyRecord: {
             /**
@@ -1536,17 +1933,6 @@ export interface components {
              */
             failureMessage: string;
         };
-        /** @description The settings to change; those omitted stay as they are. */
-        UpdateAiSettingsRequest: {
-            /** @description Shortest duration of a generation job, in seconds of virtual time. */
-            generationMinSeconds?: number;
-            /** @description Longest duration of a generation job, in seconds of virtual time. */
-            generationMaxSeconds?: number;
-            /** @description How many of the next generation jobs end `failed`. */
-            failNextJobs?: number;
-            /** @description The `error.message` of a job that fails. */
-            failureMessage?: string;
-        };
         /** @description A tenant's generation jobs. */
         AiJobList: {
             /** @description The jobs, newest first. */
@@ -1639,7 +2025,37 @@ export interface components {
             /** @description What departed from the contract, one sentence each, request first. */
             errors: string[];
         };
-        /** @description One request the mock answered, without headers and bodies. */
+        /** @description The headers and body of a request or an answer. */
+        JournalMessage: {
+            /**
+             * @description The headers by lower-case name. `X-API-KEY`, `X-MCP-Key`, `Authorization` and `Cookie` are masked to their last 4 characters (`••••abcd`).
+             * @example {
+             *       "content-type": "application/json",
+             *       "x-api-key": "••••ab12"
+             *     }
+             */
+            headers: {
+                [key: string]: string;
+            };
+            /**
+             * @description The body: parsed when it is JSON, else its text (the first 32 KB when cut); for an upload a summary `{ upload: { name, type, size } }`; null when there was none or it is binary (see `bodyNote`).
+             * @example {
+             *       "name": "Onboarding"
+             *     }
+             */
+            body: unknown;
+            /**
+             * @description The body's size in bytes.
+             * @example 24
+             */
+            bodySize: number;
+            /**
+             * @description Why the body is not shown whole (cut at 32 KB, binary, an upload), else null.
+             * @example null
+             */
+            bodyNote: string | null;
+        };
+        /** @description One request the mock answered; its headers and bodies only when asked for (`full=true`). */
         JournalEntry: {
             /**
              * @description The journal's id of the request; `getJournalEntry` reads it in full.
@@ -1685,13 +2101,27 @@ export interface components {
             latencyMs: number;
             api: components["schemas"]["JournalApi"];
             /**
-             * @description The operation of the API's contract the request matched; null when none did.
+             * @description The operation of the API's contract the request matched (also when a fault answered it); null when none did.
              * @example listCourses
              */
             operationId: string | null;
             /** @description Who made the request; null when it carried no site API key or MCP key that the mock knows (the admin API's token names no one). */
             caller: components["schemas"]["JournalCaller"] | null;
+            /**
+             * @description The MCP tool the request was made for, as the kit's tool server names it in `X-MCP-Tool` (at most 64 characters kept); null without that header.
+             * @example ban_user
+             */
+            tool: string | null;
+            /**
+             * @description The injected fault that answered or delayed the request (`createFault`); null when none did.
+             * @example null
+             */
+            faultId: string | null;
             verdict: components["schemas"]["JournalVerdict"];
+            /** @description The request's headers (credentials masked) and body (parsed, secret fields masked); only with `full=true`. */
+            request?: components["schemas"]["JournalMessage"];
+            /** @description The answer's headers and body, as `request`; only with `full=true`. */
+            response?: components["schemas"]["JournalMessage"];
         };
         /** @description The most recent requests the mock answered that pass the filters. */
         RequestJournal: {
@@ -1707,6 +2137,19 @@ export interface components {
              * @example 3
              */
             held: number;
+        };
+        /** @description What clearing the request journal dropped. */
+        JournalCleared: {
+            /**
+             * @description How many requests the journal held and forgot.
+             * @example 42
+             */
+            cleared: number;
+            /**
+             * @description How many requests the journal holds at most (`--journal-size`).
+             * @example 1000
+             */
+            size: number;
         };
         /** @description A header or query parameter in HAR form. */
         HarNameValue: {
@@ -1894,36 +2337,6 @@ export interface components {
                 entries: components["schemas"]["HarEntry"][];
             };
         };
-        /** @description The headers and body of a request or an answer. */
-        JournalMessage: {
-            /**
-             * @description The headers by lower-case name. `X-API-KEY`, `X-MCP-Key`, `Authorization` and `Cookie` are masked to their last 4 characters (`••••abcd`).
-             * @example {
-             *       "content-type": "application/json",
-             *       "x-api-key": "••••ab12"
-             *     }
-             */
-            headers: {
-                [key: string]: string;
-            };
-            /**
-             * @description The body: parsed when it is JSON, else its text (the first 32 KB when cut); for an upload a summary `{ upload: { name, type, size } }`; null when there was none or it is binary (see `bodyNote`).
-             * @example {
-             *       "name": "Onboarding"
-             *     }
-             */
-            body: unknown;
-            /**
-             * @description The body's size in bytes.
-             * @example 24
-             */
-            bodySize: number;
-            /**
-             * @description Why the body is not shown whole (cut at 32 KB, binary, an upload), else null.
-             * @example null
-             */
-            bodyNote: string | null;
-        };
         /** @description One journalled request in full. */
         JournalEntryDetail: {
             entry: components["schemas"]["JournalEntry"];
@@ -1936,19 +2349,60 @@ export interface components {
          * @enum {string}
          */
         HttpMethod: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+        /**
+         * @description What a request must also carry for the fault to apply, besides its method, path and tool; every
+         *     part given must hold. A body is compared only when the request's JSON body is read for it: a
+         *     request a fault with `body` could apply to has its body read before its credentials are checked.
+         */
+        FaultMatch: {
+            /**
+             * @description Query parameters by name, each with the value the request must send (one of its values, when it sends the parameter several times).
+             * @example {
+             *       "query": "lena"
+             *     }
+             */
+            query?: {
+                [key: string]: string;
+            };
+            /**
+             * @description Request headers by name (in any case), each with the exact value the request must send.
+             * @example {
+             *       "x-request-source": "nightly-sync"
+             *     }
+             */
+            headers?: {
+                [key: string]: string;
+            };
+            /**
+             * @description A JSON value the request's JSON body must match: an object matches an object holding at least
+             *     its properties, each matching in turn; an array matches an array of the same length, item by
+             *     item; anything else matches an equal value. A request without a JSON body never matches.
+             * @example {
+             *       "email": "ines@example.com"
+             *     }
+             */
+            body?: unknown;
+        };
         /** @description An injected fault and how many more requests it applies to. */
         Fault: {
             /**
-             * @description The fault id.
+             * @description The fault id; the journal names it on each request the fault answered (`faultId`).
              * @example fault_1
              */
             id: string;
-            method: components["schemas"]["HttpMethod"];
+            /** @description The HTTP method the fault matches; null for any (a fault on a `tool` without one). */
+            method: components["schemas"]["HttpMethod"] | null;
             /**
-             * @description The request path the fault matches; a trailing `*` matches any suffix.
+             * @description The request path the fault matches, a trailing `*` matching any suffix; null for any (a fault on a `tool` without one).
              * @example /openapi/v1/courses
              */
-            path: string;
+            path: string | null;
+            /**
+             * @description The MCP tool whose backend calls the fault matches (by their `X-MCP-Tool` header); null when it matches by method and path alone.
+             * @example null
+             */
+            tool: string | null;
+            match?: components["schemas"]["FaultMatch"];
             /**
              * @description How many more matching requests the fault applies to.
              * @example 1
@@ -1978,16 +2432,27 @@ export interface components {
             /** @description The faults, oldest first; a fault leaves the list when `remaining` reaches 0. */
             faults: components["schemas"]["Fault"][];
         };
-        /** @description Which requests to disturb and how. At least one of `status` and `latencyMs` is required. */
+        /**
+         * @description Which requests to disturb and how. At least one of `status` and `latencyMs` is required, and
+         *     `method` with `path`, or `tool` (then `method` and `path`, when given, narrow it further).
+         */
         CreateFaultRequest: {
-            method: components["schemas"]["HttpMethod"];
+            method?: components["schemas"]["HttpMethod"];
             /**
              * @description The full request path, such as `/openapi/v1/courses`; a trailing `*` matches any suffix (`/api/v2/*`).
              * @example /openapi/v1/courses
              */
-            path: string;
+            path?: string;
             /**
-             * @description How many matching requests the fault applies to.
+             * @description An MCP tool by name (`ban_user`): the fault applies to the backend calls the kit's tool server
+             *     makes for that tool, which name it in their `X-MCP-Tool` header. The fault is injected here, at
+             *     the mock; the agent sees it through the tool server, as the tool's failure.
+             * @example ban_user
+             */
+            tool?: string;
+            match?: components["schemas"]["FaultMatch"];
+            /**
+             * @description How many matching requests the fault applies to (the first `count`, then it is gone).
              * @default 1
              * @example 1
              */
@@ -2010,7 +2475,7 @@ export interface components {
              * @example 2000
              */
             latencyMs?: number;
-        };
+        } & ((unknown | unknown) & (unknown | unknown));
         /** @description A list of records of a state snapshot, each an object with an `id`. */
         StateRecordList: ({
             /** @description The record's id. */
@@ -2133,16 +2598,6 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        /** @description The state after an import. */
-        ImportSnapshotResult: {
-            /**
-             * @description The virtual time after the import, Unix seconds.
-             * @example 1767225600
-             */
-            now: number;
-            /** @description The ids of the tenants loaded. */
-            tenants: string[];
-        };
     };
     responses: {
         /** @description The request does not match the contract; nothing changed. */
@@ -2248,6 +2703,8 @@ export interface components {
         JournalApi: components["schemas"]["JournalApi"];
         /** @description Only requests with this HTTP method. */
         JournalMethod: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
+        /** @description Only answers with exactly this status; `minStatus` and `maxStatus` give a range. */
+        JournalStatus: number;
         /** @description Only answers with this status or higher (`400` with `maxStatus=499` is every client error). */
         JournalMinStatus: number;
         /** @description Only answers with this status or lower. */
@@ -2258,6 +2715,19 @@ export interface components {
         JournalOperationId: string;
         /** @description Only requests of this caller, given as a tenant id, an MCP key id or a user id (any of the three matches). */
         JournalCaller: string;
+        /** @description Only requests made for this MCP tool, as the kit's tool server names it in the `X-MCP-Tool` header of each backend call (`ban_user`). */
+        JournalTool: string;
+        /**
+         * @description Only requests whose JSON body matches this JSON value, given as JSON text (URL-encoded). An object
+         *     matches a body object holding at least its properties, each matching in turn; an array matches an
+         *     array of the same length, item by item; anything else matches an equal value (`{"email":
+         *     "ines@example.com"}` matches a body with that e-mail and any other fields; `{"courses": [1, 2]}`
+         *     one whose courses are exactly 1 and 2). Bodies are compared as the journal shows them: secret
+         *     fields masked (`••••`), a body cut at 32 KB or not JSON never matches. Not JSON: 400.
+         */
+        JournalBody: string;
+        /** @description With `true`, each request also carries its `request` and `response` (headers masked, bodies parsed), as `getJournalEntry` gives them; without it the list stays light. */
+        JournalFull: boolean;
         /** @description The journal's id of the request (`req_` and a number). */
         RequestId: string;
         /** @description The fault's id, as listed by `GET /faults`. */
@@ -2309,6 +2779,33 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ResetResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    loadFixtures: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Fixture"];
+            };
+        };
+        responses: {
+            /** @description The state was replaced by the fixtures'. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportSnapshotResult"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3186,6 +3683,8 @@ export interface operations {
                 api?: components["parameters"]["JournalApi"];
                 /** @description Only requests with this HTTP method. */
                 method?: components["parameters"]["JournalMethod"];
+                /** @description Only answers with exactly this status; `minStatus` and `maxStatus` give a range. */
+                status?: components["parameters"]["JournalStatus"];
                 /** @description Only answers with this status or higher (`400` with `maxStatus=499` is every client error). */
                 minStatus?: components["parameters"]["JournalMinStatus"];
                 /** @description Only answers with this status or lower. */
@@ -3196,6 +3695,19 @@ export interface operations {
                 operationId?: components["parameters"]["JournalOperationId"];
                 /** @description Only requests of this caller, given as a tenant id, an MCP key id or a user id (any of the three matches). */
                 caller?: components["parameters"]["JournalCaller"];
+                /** @description Only requests made for this MCP tool, as the kit's tool server names it in the `X-MCP-Tool` header of each backend call (`ban_user`). */
+                tool?: components["parameters"]["JournalTool"];
+                /**
+                 * @description Only requests whose JSON body matches this JSON value, given as JSON text (URL-encoded). An object
+                 *     matches a body object holding at least its properties, each matching in turn; an array matches an
+                 *     array of the same length, item by item; anything else matches an equal value (`{"email":
+                 *     "ines@example.com"}` matches a body with that e-mail and any other fields; `{"courses": [1, 2]}`
+                 *     one whose courses are exactly 1 and 2). Bodies are compared as the journal shows them: secret
+                 *     fields masked (`••••`), a body cut at 32 KB or not JSON never matches. Not JSON: 400.
+                 */
+                body?: components["parameters"]["JournalBody"];
+                /** @description With `true`, each request also carries its `request` and `response` (headers masked, bodies parsed), as `getJournalEntry` gives them; without it the list stays light. */
+                full?: components["parameters"]["JournalFull"];
             };
             header?: never;
             path?: never;
@@ -3216,6 +3728,27 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
         };
     };
+    clearRequestJournal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The journal is empty. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JournalCleared"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
     exportJournalHar: {
         parameters: {
             query?: {
@@ -3225,6 +3758,8 @@ export interface operations {
                 api?: components["parameters"]["JournalApi"];
                 /** @description Only requests with this HTTP method. */
                 method?: components["parameters"]["JournalMethod"];
+                /** @description Only answers with exactly this status; `minStatus` and `maxStatus` give a range. */
+                status?: components["parameters"]["JournalStatus"];
                 /** @description Only answers with this status or higher (`400` with `maxStatus=499` is every client error). */
                 minStatus?: components["parameters"]["JournalMinStatus"];
                 /** @description Only answers with this status or lower. */
@@ -3235,6 +3770,17 @@ export interface operations {
                 operationId?: components["parameters"]["JournalOperationId"];
                 /** @description Only requests of this caller, given as a tenant id, an MCP key id or a user id (any of the three matches). */
                 caller?: components["parameters"]["JournalCaller"];
+                /** @description Only requests made for this MCP tool, as the kit's tool server names it in the `X-MCP-Tool` header of each backend call (`ban_user`). */
+                tool?: components["parameters"]["JournalTool"];
+                /**
+                 * @description Only requests whose JSON body matches this JSON value, given as JSON text (URL-encoded). An object
+                 *     matches a body object holding at least its properties, each matching in turn; an array matches an
+                 *     array of the same length, item by item; anything else matches an equal value (`{"email":
+                 *     "ines@example.com"}` matches a body with that e-mail and any other fields; `{"courses": [1, 2]}`
+                 *     one whose courses are exactly 1 and 2). Bodies are compared as the journal shows them: secret
+                 *     fields masked (`••••`), a body cut at 32 KB or not JSON never matches. Not JSON: 400.
+                 */
+                body?: components["parameters"]["JournalBody"];
             };
             header?: never;
             path?: never;
@@ -3427,7 +3973,7 @@ export interface operations {
     };
 }
 /** The operations of `paths` by operationId (webhooks left out). */
-export type PathOperations = Pick<operations, "advanceClock" | "clearFaults" | "createFault" | "createMcpKey" | "createTenant" | "createWebhookReceiver" | "deleteFault" | "deleteWebhookReceiver" | "exportJournalHar" | "exportSnapshot" | "getAiSettings" | "getClock" | "getHealth" | "getJournalEntry" | "getLimits" | "getMcpKey" | "getRequestJournal" | "getTenant" | "getTenantUser" | "getWebhookDelivery" | "importSnapshot" | "listAiJobs" | "listFaults" | "listMcpKeys" | "listTenantAssignments" | "listTenantCourses" | "listTenantGroups" | "listTenantUsers" | "listTenants" | "listWebhookDeliveries" | "listWebhookReceivers" | "publishCourse" | "recordProgress" | "redeliverWebhookDelivery" | "resetLimits" | "resetState" | "revokeMcpKey" | "setClock" | "updateAiSettings" | "updateTenant">;
+export type PathOperations = Pick<operations, "advanceClock" | "clearFaults" | "clearRequestJournal" | "createFault" | "createMcpKey" | "createTenant" | "createWebhookReceiver" | "deleteFault" | "deleteWebhookReceiver" | "exportJournalHar" | "exportSnapshot" | "getAiSettings" | "getClock" | "getHealth" | "getJournalEntry" | "getLimits" | "getMcpKey" | "getRequestJournal" | "getTenant" | "getTenantUser" | "getWebhookDelivery" | "importSnapshot" | "listAiJobs" | "listFaults" | "listMcpKeys" | "listTenantAssignments" | "listTenantCourses" | "listTenantGroups" | "listTenantUsers" | "listTenants" | "listWebhookDeliveries" | "listWebhookReceivers" | "loadFixtures" | "publishCourse" | "recordProgress" | "redeliverWebhookDelivery" | "resetLimits" | "resetState" | "revokeMcpKey" | "setClock" | "updateAiSettings" | "updateTenant">;
 /** Error codes of the contract (`x-error-codes` of the error responses), each with its status. */
 export const errorCodes = {
     ALREADY_FINISHED: 409,
@@ -3447,6 +3993,7 @@ export type ErrorCode = keyof typeof errorCodes;
 export interface OperationErrorCodes {
     advanceClock: "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     clearFaults: "UNAUTHORIZED";
+    clearRequestJournal: "UNAUTHORIZED";
     createFault: "ALREADY_FINISHED" | "ASSIGNMENT_NOT_STARTED" | "TENANT_EXISTS" | "TOO_MANY_FAULTS" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     createMcpKey: "LICENSE_RESTRICTED" | "NOT_FOUND" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     createTenant: "ALREADY_FINISHED" | "ASSIGNMENT_NOT_STARTED" | "STATE_NOT_SAVED" | "TENANT_EXISTS" | "TOO_MANY_FAULTS" | "UNAUTHORIZED" | "VALIDATION_ERROR";
@@ -3476,6 +4023,7 @@ export interface OperationErrorCodes {
     listTenantUsers: "NOT_FOUND" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     listWebhookDeliveries: "NOT_FOUND" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     listWebhookReceivers: "NOT_FOUND" | "UNAUTHORIZED" | "VALIDATION_ERROR";
+    loadFixtures: "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     publishCourse: "NOT_FOUND" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     recordProgress: "ALREADY_FINISHED" | "ASSIGNMENT_NOT_STARTED" | "NOT_FOUND" | "STATE_NOT_SAVED" | "TENANT_EXISTS" | "TOO_MANY_FAULTS" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     redeliverWebhookDelivery: "EVENT_NOT_KEPT" | "NOT_FOUND" | "RECEIVER_REMOVED" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";

@@ -33,6 +33,11 @@ const SHARED = keepAliveAgent();
 
 /** Sent as `User-Agent`: the mock's request journal lists these requests as API `mcp`. */
 export const MCP_USER_AGENT = 'lmskit-mcp';
+/**
+ * Names the tool a backend call is made for (`ban_user`), so the mock's journal records it and its
+ * faults can target a tool (docs/mock.md, "Driving it from tests"); a deployment ignores it.
+ */
+export const MCP_TOOL_HEADER = 'x-mcp-tool';
 
 export interface BackendAnswer {
   status: number;
@@ -72,6 +77,8 @@ export interface BackendRequest {
   query?: Record<string, string | number>;
   body?: unknown;
   form?: FormData;
+  /** The tool the call is made for, sent as `X-MCP-Tool`. */
+  tool?: string;
 }
 
 /** Seed 000: "A 429 carries the retry delay inside the error message text". */
@@ -116,6 +123,7 @@ export class Backend {
       'user-agent': MCP_USER_AGENT,
     };
     if (this.clientAddress) headers['x-forwarded-for'] = this.clientAddress;
+    if (req.tool) headers[MCP_TOOL_HEADER] = req.tool;
     let body: Buffer | undefined;
     if (req.form) {
       // Encoded as fetch would send it: multipart, the boundary in the content type.

@@ -8,10 +8,23 @@ const messageOf = (body: unknown) => {
   const error = (body as { error?: unknown })?.error;
   return typeof error === 'string' ? error : '';
 };
-const codeOf = (body: unknown) => {
+export const codeOf = (body: unknown) => {
   const code = (body as { code?: unknown })?.code;
   return typeof code === 'string' ? code : '';
 };
+
+/** The 403 codes of the checks every request of a key meets, whatever it names (licence, scope, AI, permission). */
+const KEY_REFUSALS = ['MCP_LICENSE_DISABLED', 'WRITE_SCOPE_REQUIRED', 'MCP_AI_DISABLED', 'PERMISSION_DENIED'];
+
+/**
+ * A refusal every call of the key meets now, whatever its arguments: the key refused, no licence, a
+ * refusal of the key's rights, the rate limit after its retries, a platform that cannot be reached.
+ */
+export function refusesEveryCall(answer: BackendAnswer): boolean {
+  if ([401, 402, 429].includes(answer.status)) return true;
+  if (answer.status === 403) return KEY_REFUSALS.includes(codeOf(answer.body));
+  return answer.status === 503 && codeOf(answer.body) === 'BACKEND_UNREACHABLE';
+}
 
 /** Calling again unchanged cannot help, so the sentence does not say "try again". */
 const tooLarge = (status: number, said: string) =>

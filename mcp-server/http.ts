@@ -70,6 +70,11 @@ export interface HttpOptions {
    * `loopback`, `none`, or a compiled trust); by default none, and the client is the connection's peer.
    */
   trustProxy?: string | TrustProxy;
+  /**
+   * The key a request that sends no `X-MCP-Key` acts with (startMcpServer's `key`; the command has
+   * none over HTTP). Whoever reaches the port acts as its owner.
+   */
+  defaultKey?: string;
 }
 
 const LOCAL_ORIGIN = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/;
@@ -181,7 +186,7 @@ export function createHttpApp(options: HttpOptions) {
     // Everything that can be known before the body is checked before it is read: a refused request's
     // body is never buffered (Node reads what still comes and drops it), so clients without a key
     // cost the server no memory, however many send bodies, and JSON-RPC ids are unknown here (null).
-    const key = req.get('x-mcp-key');
+    const key = req.get('x-mcp-key') || options.defaultKey;
     if (!key) {
       res.set('WWW-Authenticate', CHALLENGE);
       return rpcError(res, 401, RpcCode.KeyRefused, 'Send your MCP key in the X-MCP-Key header.');

@@ -4,12 +4,17 @@
 // `notifications/tools/list_changed`.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ListToolsRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { operations } from '../generated/v2.ts';
-import { absentToolNames } from '../lib/tool-schemas.ts';
+import { absentToolNames, type ToolDefinition } from '../lib/tool-schemas.ts';
 import type { Backend, BackendPath } from './backend.ts';
 import { explainFailure } from './errors.ts';
+import { type KeyCapabilities, notOfferedMessage, probeRequest } from './not-offered.ts';
 import { errorMessage, idOf, invalidParams, RpcCode, rpcError } from './rpc.ts';
 import { type Args, listing, type ToolRunner } from './tools.ts';
 import { UPLOADS_OFF, type UploadAccess } from './uploads.ts';
@@ -38,7 +43,13 @@ const CAPABILITIES: BackendPath = '/mcp/capabilities';
 export async function fetchToolNames(
   backend: Backend,
   runner: ToolRunner,
-): Promise<{ names: string[]; problem?: string; status: number; retryAfter?: number }> {
+): Promise<{
+  names: string[];
+  problem?: string;
+  status: number;
+  retryAfter?: number;
+  capabilities?: KeyCapabilities;
+}> {
   const answer = await backend.request({ method: 'GET', path: CAPABILITIES });
   if (answer.status !== 200) {
     const anyTool = runner.tools.values().next().value;
@@ -52,7 +63,12 @@ export async function fetchToolNames(
   // Typed from the contract, yet checked: the backend may be any deployment, not only the mock.
   const listed: unknown = (answer.body as Partial<Capabilities> | undefined)?.tools;
   const names = Array.isArray(listed) ? listed.filter((n): n is string => typeof n === 'string') : [];
-  return { names: names.filter((n) => runner.tools.has(n) && !ABSENT_TOOLS.includes(n)), status: 200 };
+  const { tier, scopes } = (answer.body ?? {}) as KeyCapabilities;
+  return {
+    names: names.filter((n) => runner.tools.has(n) && !ABSENT_TOOLS.includes(n)),
+    status: 200,
+    capabilities: { tier, scopes },
+  };
 }
 
 /** Why the platform refuses the key now: the JSON-RPC code and HTTP status that say so. */
@@ -79,6 +95,8 @@ export class ToolServer {
   private names: string[] = [];
   private fetchedAt = 0;
   private retryAfter: number | undefined;
+  /** The scopes and tier of the last capabilities answer read by this server (none from a cached list). */
+  private capabilities: KeyCapabilities | undefined;
   problem: string | undefined;
   /** The backend's status for the key at the last refresh (401: the key is not accepted). */
   status = 0;
@@ -103,15 +121,21 @@ export class ToolServer {
     });
     this.server.setRequestHandler(CallToolRequestSchema, async (request) => {
       const { name, arguments: args } = request.params;
-      // A client may call before it lists (or the list may be stale): ask the backend first.
+      const exists = options.runner.tools.get(name);
+      // A client may call before it lists (or the list may be stale): ask the backend first; and a
+      // tool that exists but is not offered is explained from capabilities this server read itself.
       const stale = Date.now() - this.fetchedAt > (this.options.refreshMs ?? 1000);
-      if (!this.names.includes(name) && stale) await this.refresh(false);
-      const tool = this.names.includes(name) ? options.runner.tools.get(name) : undefined;
-      if (!tool) {
+      if (!this.names.includes(name) && (stale || (exists && !this.capabilities))) await this.refresh(false);
+      const tool = this.names.includes(name) ? exists : undefined;
+      if (!tool && !exists) {
         // MCP spec: an unknown tool is a protocol error, not a tool result.
         const why = this.problem ?? 'Call tools/list for the tools this key may use.';
         throw rpcError(RpcCode.InvalidParams, `Unknown tool: ${name}. ${why}`);
       }
+      // A tool of the platform this key is not offered: refused, never called, with the reason as a
+      // tool error, which clients hand to the model (MCP, "Tools": error handling), where a protocol
+      // error may never reach it.
+      if (!tool) return this.notOffered(exists as ToolDefinition);
       const { result, status } = await options.runner.call(
         tool,
         (args ?? {}) as Args,
@@ -131,9 +155,11 @@ export class ToolServer {
       problem,
       status,
       retryAfter,
+      capabilities,
     } = await fetchToolNames(this.options.backend, this.options.runner);
     this.status = status;
     this.retryAfter = retryAfter;
+    if (capabilities) this.capabilities = capabilities;
     // Only the backend's word on the key (200, or a refusal of it) changes the list; a passing 429,
     // 5xx or network failure keeps the tools the agent had.
     const authoritative = AUTHORITATIVE.includes(status);
@@ -186,6 +212,25 @@ export class ToolServer {
           );
       });
     };
+  }
+
+  /**
+   * The answer to a call of a tool the key is not offered: why, as the platform says it or, when it
+   * cannot be asked, as the capabilities show it (mcp-server/not-offered.ts).
+   */
+  private async notOffered(tool: ToolDefinition): Promise<CallToolResult> {
+    const text =
+      this.status === 200
+        ? await this.probe(tool)
+        : // The platform refused the key, or could not be asked: its answer is the reason.
+          `${tool.name} is not offered to this key, so it was not called. ${this.problem ?? ''}`.trim();
+    return { content: [{ type: 'text', text }], isError: true };
+  }
+
+  private async probe(tool: ToolDefinition): Promise<string> {
+    const request = probeRequest(tool);
+    const answer = request ? await this.options.backend.request(request) : undefined;
+    return notOfferedMessage(tool, answer, this.capabilities, this.names, this.options.runner.tools);
   }
 
   /** The refusal of the key, asking the platform first unless the tool list is fresh. */

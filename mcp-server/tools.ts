@@ -5,7 +5,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { type BackendCall, createToolAjv, loadTools, type ToolDefinition } from '../lib/tool-schemas.ts';
 import type { Backend, BackendAnswer, BackendRequest } from './backend.ts';
-import { explainFailure } from './errors.ts';
+import { codeOf, explainFailure, refusesEveryCall } from './errors.ts';
 import { readUpload, UPLOADS_OFF, type UploadAccess } from './uploads.ts';
 
 export type Args = Record<string, unknown>;
@@ -169,24 +169,24 @@ export class ToolRunner {
     if (problems.length)
       return { result: failure(`Invalid arguments for ${tool.name}: ${problems.join('; ')}.`) };
 
-    const results: unknown[] = [];
     let previous: unknown;
+    let outcomes: PerItem | undefined;
     for (const call of tool['x-backend']) {
       if (call.when && args[call.when] === undefined) continue;
-      const items = call.each ? (args[call.each] as unknown[]) : [undefined];
-      for (const item of items) {
-        const request = await buildRequest(call, args, item, previous, uploads);
-        if (typeof request === 'string') return { result: failure(request) };
-        const answer = await backend.request(request);
-        if (!ok(answer)) return { result: failure(explainFailure(tool, answer)), status: answer.status };
-        previous = answer.body;
-        if (call.each) results.push(answer.body);
+      if (call.each) {
+        outcomes = await this.eachItem(tool, call, args, previous, backend, uploads);
+        continue;
       }
+      const request = await buildRequest(call, args, undefined, previous, uploads);
+      if (typeof request === 'string') return { result: failure(request) };
+      // Named for the mock's journal and its faults on a tool (docs/mock.md).
+      const answer = await backend.request({ ...request, tool: tool.name });
+      if (!ok(answer)) return { result: failure(explainFailure(tool, answer)), status: answer.status };
+      previous = answer.body;
     }
-    // bulk_assign, the one tool with a call per item, answers the group and one result per course
+    // bulk_assign, the one tool with a call per item, answers the group and one outcome per course
     // (its outputSchema); every other tool answers its last call's body.
-    const perItem = tool['x-backend'].some((c) => c.each);
-    const structured = (perItem ? { groupId: args.groupId, results } : previous) as Record<string, unknown>;
+    const structured = (outcomes ? { groupId: args.groupId, results: outcomes.results } : previous) as Args;
 
     const validate = this.outputs.get(tool.name) as ValidateFunction;
     if (!validate(structured)) {
@@ -196,11 +196,93 @@ export class ToolRunner {
         ),
       };
     }
+    const json = { type: 'text' as const, text: JSON.stringify(structured) };
+    if (!outcomes?.summary) return { result: { content: [json], structuredContent: structured } };
+    // Some items were not done: a sentence says which and why, besides the outcomes. With none done
+    // the call failed as a whole (isError); with some done it changed something, and says what.
+    const summary = { type: 'text' as const, text: outcomes.summary };
     return {
-      result: {
-        content: [{ type: 'text', text: JSON.stringify(structured) }],
-        structuredContent: structured,
-      },
+      result: outcomes.done
+        ? { content: [json, summary], structuredContent: structured }
+        : { content: [summary, json], structuredContent: structured, isError: true },
+      ...(outcomes.status ? { status: outcomes.status } : {}),
     };
   }
+
+  /**
+   * A call made once per item of an array argument (bulk_assign: one POST per course): every item is
+   * tried and each one's outcome reported — assigned, with the platform's answer; refused, with why;
+   * or skipped, when an earlier item's refusal is one every call meets (the key, the licence, the
+   * permission, the rate limit after its retries, a platform that does not answer), not asked again
+   * for each item.
+   */
+  private async eachItem(
+    tool: ToolDefinition,
+    call: BackendCall,
+    args: Args,
+    previous: unknown,
+    backend: Backend,
+    uploads: UploadAccess,
+  ): Promise<PerItem> {
+    const each = call.each as string;
+    const field = call.args[each]?.name ?? each;
+    // courseId → "Course 12", "courses 11, 12".
+    const label = field.replace(/Id$/, '');
+    const Label = label.charAt(0).toUpperCase() + label.slice(1);
+    const results: Record<string, unknown>[] = [];
+    const refused: string[] = [];
+    let stop: ItemError | undefined;
+    let status: number | undefined;
+    for (const item of args[each] as unknown[]) {
+      if (stop) {
+        results.push({ [field]: item, outcome: 'skipped', error: stop });
+        continue;
+      }
+      const request = await buildRequest(call, args, item, previous, uploads);
+      const answer =
+        typeof request === 'string' ? request : await backend.request({ ...request, tool: tool.name });
+      if (typeof answer !== 'string' && ok(answer)) {
+        results.push({ [field]: item, outcome: 'assigned', ...(answer.body as Record<string, unknown>) });
+        continue;
+      }
+      const message = typeof answer === 'string' ? answer : explainFailure(tool, answer);
+      const code = typeof answer === 'string' ? '' : codeOf(answer.body);
+      const error: ItemError = {
+        ...(typeof answer === 'string' ? {} : { status: answer.status }),
+        ...(code ? { code } : {}),
+        message,
+      };
+      results.push({ [field]: item, outcome: 'refused', error });
+      refused.push(`${Label} ${String(item)} was refused: ${message}`);
+      if (typeof answer === 'string') continue;
+      status ??= answer.status;
+      if (refusesEveryCall(answer)) stop = error;
+    }
+    const done = results.filter((r) => r.outcome === 'assigned').length;
+    const skipped = results.filter((r) => r.outcome === 'skipped').map((r) => String(r[field]));
+    if (skipped.length)
+      refused.push(
+        `${skipped.length === 1 ? `${Label} ${skipped[0]} was` : `${Label}s ${skipped.join(', ')} were`} not tried: that refusal applies to every call.`,
+      );
+    const summary = refused.length
+      ? `Assigned ${done} of ${results.length} ${label}s. ${refused.join(' ')}`
+      : undefined;
+    return { results, done, ...(summary ? { summary } : {}), ...(status ? { status } : {}) };
+  }
+}
+
+/** Why one item was not done: the platform's status and code when it answered, and the sentence. */
+interface ItemError {
+  status?: number;
+  code?: string;
+  message: string;
+}
+
+interface PerItem {
+  results: Record<string, unknown>[];
+  done: number;
+  /** Which items were not done and why; none when every item was. */
+  summary?: string;
+  /** The status of the first refusal (a refusal of the key makes the server read its tool list again). */
+  status?: number;
 }

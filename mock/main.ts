@@ -12,7 +12,7 @@ import { expressServer } from '../lib/express-server.ts';
 import { ROOT } from '../lib/paths.ts';
 import { createApp, trustProxySetting } from './app.ts';
 import { VirtualClock } from './domain/clock.ts';
-import { Platform } from './domain/platform.ts';
+import { Platform, type RunSettings } from './domain/platform.ts';
 import { adminTokenProblem } from './http/admin/token.ts';
 import { buildDocsInChildProcess, docsBuildable } from './http/docs.ts';
 import { mockAllowedHosts } from './http/hosts.ts';
@@ -20,6 +20,7 @@ import { DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_SIZE } from './http/journal.ts';
 import { keepIdleConnections, REQUEST_TIMEOUTS } from './http/keep-alive.ts';
 import { answerClientErrors } from './http/refusals.ts';
 import { DEMO_TENANT, liveDemoKeys, START } from './seed/demo.ts';
+import { FixtureProblem, fixturesFrom } from './seed/fixture-file.ts';
 import { loadSeed, SEEDS } from './seed/index.ts';
 import { parseScale, scaleProblem, scaleTenant } from './seed/scale.ts';
 import {
@@ -56,6 +57,11 @@ const HELP = `usage: lmskit mock [options]
   --seed NAME         seed of a fresh state: ${Object.keys(SEEDS).join(', ')} (LMSKIT_SEED, default demo)
   --seed-scale SPEC   a seed of the given size instead: users=100000,courses=1000,assignments=500000
                       (refused when it would not fit in memory)
+  --fixtures FILE     start instead from the tenants, users, groups, courses, assignments and MCP keys a
+                      YAML or JSON file describes, at most 4 MB (LMSKIT_FIXTURES; docs/mock.md, Fixtures);
+                      a problem is named by entry and field, and the mock exits 2
+  --ai-seconds N      seconds of virtual time a course generation job takes, 0 to 3600, on every tenant of
+                      the seed or the fixtures, at start and after a reset (LMSKIT_AI_SECONDS; default 10 to 30)
   --frozen-clock      the virtual clock moves only when advanced through /__admin
   --rate-limit N      /api/v2 requests per MCP key per minute (LMSKIT_RATE_LIMIT, default 120; 0 = off)
   --journal-size N    requests the request journal keeps, 1 to 100000 (LMSKIT_JOURNAL_SIZE, default 1000)
@@ -75,8 +81,10 @@ const values = parseCommandLine(
     'state-file': { type: 'string', default: fromEnv('LMSKIT_STATE_FILE') },
     recover: { type: 'boolean', default: false },
     fsync: { type: 'boolean', default: false },
-    seed: { type: 'string', default: fromEnv('LMSKIT_SEED') ?? 'demo' },
+    seed: { type: 'string', default: fromEnv('LMSKIT_SEED') },
     'seed-scale': { type: 'string' },
+    fixtures: { type: 'string', default: fromEnv('LMSKIT_FIXTURES') },
+    'ai-seconds': { type: 'string', default: fromEnv('LMSKIT_AI_SECONDS') },
     'frozen-clock': { type: 'boolean', default: false },
     'rate-limit': { type: 'string', default: fromEnv('LMSKIT_RATE_LIMIT') ?? '120' },
     'trust-proxy': { type: 'string', default: fromEnv('LMSKIT_TRUST_PROXY') ?? 'loopback' },
@@ -90,8 +98,23 @@ const values = parseCommandLine(
 );
 // An empty variable is the default (fromEnv); an empty flag was typed, and means nothing.
 refuseEmptyFlags(values, HELP);
-if (!SEEDS[values.seed])
-  usageError(`unknown seed ${values.seed}; known: ${Object.keys(SEEDS).join(', ')}`, HELP);
+const seedName = values.seed ?? 'demo';
+if (!SEEDS[seedName]) usageError(`unknown seed ${seedName}; known: ${Object.keys(SEEDS).join(', ')}`, HELP);
+if (values.fixtures !== undefined && (values.seed !== undefined || values['seed-scale'] !== undefined))
+  usageError(
+    '--fixtures gives the state to start from, as --seed and --seed-scale do: give one of them',
+    HELP,
+  );
+let settings: RunSettings = {};
+if (values['ai-seconds'] !== undefined) {
+  const seconds = wholeNumber(values['ai-seconds']);
+  if (seconds === undefined || seconds > 3600)
+    usageError(
+      `--ai-seconds takes a whole number of seconds from 0 to 3600, not ${values['ai-seconds']}`,
+      HELP,
+    );
+  settings = { ai: { generationMinSeconds: seconds, generationMaxSeconds: seconds } };
+}
 const port = portOf(values.port, HELP);
 const rateLimit =
   wholeNumber(values['rate-limit']) ??
@@ -154,9 +177,24 @@ if (values['seed-scale']) {
   if (problem) usageError(problem, HELP);
   seeds = (name) => (name === 'scale' ? { now: START, tenants: [scaleTenant(sizes)] } : loadSeed(name));
 }
-const seed = seeds(values['seed-scale'] ? 'scale' : values.seed);
-const platform = new Platform(new VirtualClock({ start: seed.now, frozen: values['frozen-clock'] }), seeds);
-platform.load(seed, true);
+// Fixtures are checked and built before anything starts: a problem is one sentence and exit code 2.
+let fixtures: ReturnType<typeof fixturesFrom> | undefined;
+if (values.fixtures !== undefined) {
+  try {
+    fixtures = fixturesFrom(values.fixtures, settings);
+  } catch (error) {
+    if (!(error instanceof FixtureProblem)) throw error;
+    console.error(`lmskit mock: --fixtures ${error.message}`);
+    process.exit(2);
+  }
+}
+// Every seed starts at START; fixtures at their own `now`.
+const platform = new Platform(
+  new VirtualClock({ start: fixtures?.state.now ?? START, frozen: values['frozen-clock'] }),
+  seeds,
+  settings,
+);
+platform.load(fixtures?.state ?? platform.seeds(values['seed-scale'] ? 'scale' : seedName), true);
 
 const compactEveryText = fromEnv('LMSKIT_COMPACT_EVERY');
 const compactEvery = compactEveryText === undefined ? undefined : wholeNumber(compactEveryText);
@@ -178,6 +216,13 @@ if (stateFile) {
   try {
     const report = stateFile.open(platform, { recover: values.recover });
     for (const warning of openWarnings(stateFile.path, report)) console.warn(warning);
+    // As with --seed, the fixtures are the state of a fresh start; a file that holds one keeps it.
+    if (fixtures && !report.created) {
+      console.warn(
+        `lmskit mock: --fixtures ${values.fixtures} not loaded: the state file holds a state already (POST /__admin/fixtures loads them into it)`,
+      );
+      fixtures = undefined;
+    }
     if (!report.created)
       console.log(`state file ${stateFile.path}: loaded, ${report.replayed} command(s) replayed`);
   } catch (error) {
@@ -213,7 +258,7 @@ const server: Server = expressServer(app, REQUEST_TIMEOUTS).listen(port, values.
   // 127.0.0.1, a host the Host check serves (docs/mock.md, Host names and pages).
   const shownHost = listensEverywhere(values.host) ? '127.0.0.1' : values.host;
   const base = `http://${shownHost}:${(server.address() as AddressInfo).port}`;
-  const demo = platform.tenants.get(DEMO_TENANT);
+  const demo = platform.tenants.get(DEMO_TENANT) ?? platform.tenants.values().next().value;
   const lines = [
     `lmskit mock ${version} ready`,
     `  Integration REST API (v1)  ${base}/openapi/v1`,
@@ -224,6 +269,13 @@ const server: Server = expressServer(app, REQUEST_TIMEOUTS).listen(port, values.
     ...liveDemoKeys(platform).map(
       (k) => `  MCP key (${k.scopes.join('+')}, ${k.userApiId}): X-MCP-Key ${k.key}`,
     ),
+    ...(fixtures && platform.tenants.size > 1
+      ? [
+          `  fixtures: ${platform.tenants.size} tenants (GET /__admin/tenants); their MCP keys are those ${values.fixtures} gives`,
+        ]
+      : fixtures
+        ? [`  fixtures: the MCP keys are those ${values.fixtures} gives`]
+        : []),
     `  admin token: Authorization: Bearer ${adminToken}`,
     // The token rides in the fragment, which the browser never sends: one click opens the console signed in.
     `  console: ${base}/console/#token=${encodeURIComponent(adminToken)}`,

@@ -19,7 +19,7 @@ export interface BulkAssignInput {
 }
 
 /**
- * The group and one assignCourseToGroups result per course, in the order of courseIds. Composed by the tool server (kit's choice).
+ * The group and each course's outcome, in the order of courseIds. Composed by the tool server (kit's choice).
  */
 export interface BulkAssignOutput {
   /**
@@ -27,37 +27,70 @@ export interface BulkAssignOutput {
    */
   groupId: number;
   /**
-   * One result per course.
+   * One outcome per course, in the order of courseIds.
    *
-   * Items: Result of assigning one course.
+   * Items: The outcome of one course: assigned, with the platform's assignCourseToGroups answer; or refused or skipped, with why.
    */
-  results: {
-    /**
-     * Course id.
-     */
-    courseId: number;
-    /**
-     * Groups the course was assigned to.
-     *
-     * Items: A group.
-     */
-    groups: {
-      /**
-       * Group id.
-       */
-      id: number;
-      /**
-       * Group name.
-       */
-      name: string;
-      /**
-       * Members of the group.
-       */
-      usersCount: number;
-    }[];
-    /**
-     * Users who received the course through this call.
-     */
-    usersAssigned: number;
-  }[];
+  results: (
+    | {
+        /**
+         * Course id.
+         */
+        courseId: number;
+        /**
+         * The course was assigned to the group.
+         */
+        outcome: "assigned";
+        /**
+         * Groups the course was assigned to.
+         *
+         * Items: A group.
+         */
+        groups: {
+          /**
+           * Group id.
+           */
+          id: number;
+          /**
+           * Group name.
+           */
+          name: string;
+          /**
+           * Members of the group.
+           */
+          usersCount: number;
+        }[];
+        /**
+         * Users who received the course through this call.
+         */
+        usersAssigned: number;
+      }
+    | {
+        /**
+         * Course id.
+         */
+        courseId: number;
+        /**
+         * refused: the platform refused this course (or the arguments for it); skipped: not tried, because the refusal of an earlier course is one every call meets (the key, the licence, the permission, the rate limit after its retries, a platform that cannot be reached), given here as error.
+         */
+        outcome: "refused" | "skipped";
+        /**
+         * Why the course was not assigned.
+         */
+        error: {
+          /**
+           * The platform's HTTP status.
+           */
+          status?: number;
+          /**
+           * The platform's error code, when it gave one (openapi/v2 x-error-codes).
+           */
+          code?: string;
+          /**
+           * What happened and what to do, in the tool server's words with the platform's own sentence.
+           */
+          message: string;
+        };
+      }
+  )[];
 }

@@ -8,6 +8,7 @@
 import type { VirtualClock } from './clock.ts';
 import { AGENT_COMMANDS } from './commands/agent.ts';
 import { AI_COMMANDS } from './commands/ai.ts';
+import { FIXTURE_COMMANDS } from './commands/fixtures.ts';
 import { KEY_COMMANDS } from './commands/keys.ts';
 import { LEARNING_COMMANDS } from './commands/learning.ts';
 import { SITE_COMMANDS } from './commands/site.ts';
@@ -15,7 +16,7 @@ import { STATE_COMMANDS } from './commands/state.ts';
 import { TENANT_COMMANDS } from './commands/tenant.ts';
 import { WEBHOOK_COMMANDS } from './commands/webhooks.ts';
 import { conflict, invalid, notFound } from './errors.ts';
-import type { PlatformEvent, TenantData } from './model.ts';
+import type { AiSettings, PlatformEvent, TenantData } from './model.ts';
 import { snapshotProblem } from './snapshot-check.ts';
 import { type SeededTenantData, TenantState } from './tenant-state.ts';
 import { withoutPassword } from './users.ts';
@@ -30,6 +31,16 @@ export interface Snapshot {
 export type SeedLoader = (name: string) => { now: number; tenants: TenantData[] };
 
 /**
+ * Settings of a run, not of the state: what every tenant a seed brings gets (at start and at each
+ * reset), and what fixtures loaded later resolve before their command is journalled. A snapshot does
+ * not hold them, so a reset replayed from a state file takes those of the run replaying it.
+ */
+export interface RunSettings {
+  /** The AI settings of every seeded tenant (startMock's `ai`, `lmskit mock --ai-seconds`). */
+  ai?: Partial<AiSettings>;
+}
+
+/**
  * The commands, by name, from one module per area (./commands/). Each takes the platform and plain,
  * serialisable arguments.
  */
@@ -42,6 +53,7 @@ export const COMMANDS = {
   ...AGENT_COMMANDS,
   ...AI_COMMANDS,
   ...STATE_COMMANDS,
+  ...FIXTURE_COMMANDS,
 };
 
 export type CommandName = keyof typeof COMMANDS;
@@ -121,10 +133,22 @@ export class Platform {
   private readonly loadListeners = new Set<() => void>();
   private readonly deliveryListeners = new Set<(tenant: TenantState) => void>();
 
+  /** The seeds a reset loads, with the run's settings applied to their tenants. */
+  readonly seeds: SeedLoader;
+
   constructor(
     readonly clock: VirtualClock,
-    readonly seeds: SeedLoader,
-  ) {}
+    seeds: SeedLoader,
+    readonly settings: RunSettings = {},
+  ) {
+    const ai = settings.ai;
+    this.seeds = ai
+      ? (name) => {
+          const seed = seeds(name);
+          return { ...seed, tenants: seed.tenants.map((t) => ({ ...t, ai: { ...t.ai, ...ai } })) };
+        }
+      : seeds;
+  }
 
   /** While a command runs, the time it started: a command sees one instant, as its replay will. */
   private heldNow: number | null = null;

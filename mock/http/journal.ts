@@ -7,12 +7,14 @@ import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import type { components } from '../../generated/admin.ts';
 import { formatErrors, resolveRef, SpecSchemas } from '../../lib/openapi-schemas.ts';
-import { MCP_USER_AGENT } from '../../mcp-server/backend.ts';
+import { MCP_TOOL_HEADER, MCP_USER_AGENT } from '../../mcp-server/backend.ts';
 import type { Caller } from '../domain/access.ts';
 import { toIso } from '../domain/clock.ts';
 import { findKey, keyDigest } from '../domain/mcp-keys.ts';
 import type { Platform } from '../domain/platform.ts';
 import type { Specs } from '../specs.ts';
+import { matchesJson } from './body-match.ts';
+import { RouteTable } from './contract/route-table.ts';
 import type { InputProblem } from './contract.ts';
 import { describeProblems } from './error-body.ts';
 import { receivedJson } from './json-body.ts';
@@ -24,6 +26,13 @@ export const DEFAULT_JOURNAL_SIZE = 1000;
 export const MAX_JOURNAL_SIZE = 100_000;
 /** Bodies are kept up to this many bytes, then cut with a note (1000 requests × 2 × 32 KB ≤ 64 MB). */
 export const BODY_LIMIT = 32 * 1024;
+/** The most of an `X-MCP-Tool` header kept: tool names are at most 64 characters (mcp-schema/). */
+const TOOL_LIMIT = 64;
+/**
+ * The header the console sends with each of its admin calls (console/src/api.ts): the console's own
+ * traffic is not journalled, so it never pushes a client's requests out of the ring.
+ */
+export const CONSOLE_HEADER = 'x-lmskit-console';
 
 // The journal's wire shapes are the admin contract's (openapi/admin, Journal*): stated there once.
 type Schemas = components['schemas'];
@@ -39,11 +48,15 @@ type Node = Record<string, any>;
 export interface JournalFilter {
   api?: JournalApi;
   method?: string;
+  status?: number;
   minStatus?: number;
   maxStatus?: number;
   path?: string;
   operationId?: string;
   caller?: string;
+  tool?: string;
+  /** A JSON value the request's JSON body must match (body-match.ts), as the journal shows the body. */
+  body?: unknown;
 }
 
 /**
@@ -63,6 +76,10 @@ interface Stored {
   api: JournalApi;
   operationId: string | null;
   caller: JournalCaller | null;
+  tool: string | null;
+  faultId: string | null;
+  /** A fault answered instead of the API (not one that only delayed the real answer). */
+  faultAnswered: boolean;
   inputProblems: InputProblem[] | null;
   sent: Sent;
   shown?: Shown;
@@ -224,11 +241,26 @@ export function callerOfCredentials(platform: Platform, req: Request): JournalCa
   return tenant ? { tenantId: tenant.id, keyId: null, userId: null } : null;
 }
 
-/** Every request the console fetches from the journal would otherwise fill it with itself. */
-const unrecorded = (method: string, path: string) =>
-  (method === 'GET' && path.startsWith('/__admin/journal')) ||
+/**
+ * Requests that are not journalled, since they would push the requests of the clients under test out
+ * of the ring (docs/mock.md, "Driving it from tests"): calls of the journal itself (a console polling
+ * it would fill it with itself), the console's own admin calls (marked with CONSOLE_HEADER), and the
+ * pages and assets of the console and the docs site, which a browser fetches by the dozen.
+ */
+const unrecorded = (req: Request, path: string) =>
+  path.startsWith('/__admin/journal') ||
+  (path.startsWith('/__admin/') && req.headers[CONSOLE_HEADER] !== undefined) ||
   path === '/console' ||
-  path.startsWith('/console/');
+  path.startsWith('/console/') ||
+  path === '/docs' ||
+  path.startsWith('/docs/') ||
+  path === '/favicon.ico';
+
+/** The MCP tool the kit's tool server named for the request (`X-MCP-Tool`), cut to a tool name's length. */
+function toolOf(req: Request): string | null {
+  const tool = req.headers[MCP_TOOL_HEADER];
+  return typeof tool === 'string' && tool !== '' ? tool.slice(0, TOOL_LIMIT) : null;
+}
 
 /** The bytes of an answer as they are written: the first BODY_LIMIT kept as written (no copy), all counted. */
 class AnswerCapture {
@@ -325,9 +357,12 @@ export class RequestJournal {
   private readonly ring: (Stored | undefined)[];
   private next = 0;
   private seq = 0;
+  /** Requests held now: `size` once the ring has gone round, fewer after a start or `clear`. */
+  private count = 0;
   private readonly schemas = new Map<ContractApi, SpecSchemas>();
   private readonly secrets = new Map<string, SecretTree | undefined>();
   private operations?: Map<string, { path: string; method: string; operation: Node }>;
+  private routes?: Map<string, RouteTable<string>>;
 
   constructor(private readonly options: JournalOptions) {
     this.size = options.size ?? DEFAULT_JOURNAL_SIZE;
@@ -339,19 +374,26 @@ export class RequestJournal {
   /** Express middleware, first in the chain: keeps each request and its answer once the answer is sent. */
   record = (req: Request, res: Response, next: NextFunction) => {
     // Read now: routers mounted below rewrite `req.url` while they handle the request.
-    const { method } = req;
     const url = pathAndQuery(req.originalUrl);
     const query = url.indexOf('?');
     const path = query < 0 ? url : url.slice(0, query);
-    if (unrecorded(method, path)) return next();
+    if (unrecorded(req, path)) return next();
     hookAnswers(Object.getPrototypeOf(res));
     (res as Recorded)[RECORDING] = new Recording(this, req, performance.now(), this.options.now(), url, path);
     next();
   };
 
+  /** Leaves the request `res` answers out of the journal (a reset that clears it, admin/router.ts). */
+  forget(res: Response): void {
+    const recording = (res as Recorded)[RECORDING];
+    if (recording) recording.kept = true;
+  }
+
   /** Called once per request, by the answer's `end`, after the answer went out. */
   keep(r: Recording, res: Response): void {
     const { req } = r;
+    const faultId = (res.locals.faultId as string | undefined) ?? null;
+    const routed = res.locals.operationId as string | undefined;
     this.ring[this.next] = {
       seq: ++this.seq,
       atMs: r.atMs,
@@ -362,8 +404,13 @@ export class RequestJournal {
       status: res.statusCode,
       latencyMs: performance.now() - r.started,
       api: journalApiOf(r.path, req.headers['user-agent']),
-      operationId: (res.locals.operationId as string | undefined) ?? null,
+      // A fault answers before any router: the operation is then found here, so that a test finds the
+      // request by its operation and its secrets are masked by the operation's schemas.
+      operationId: routed ?? (faultId ? this.operationAt(r.method, r.path) : null),
       caller: this.callerOf(req, res),
+      tool: toolOf(req),
+      faultId,
+      faultAnswered: faultId !== null && routed === undefined,
       inputProblems: (res.locals.inputProblems as InputProblem[] | undefined) ?? null,
       sent: {
         requestHeaders: req.headers,
@@ -375,6 +422,7 @@ export class RequestJournal {
       },
     };
     this.next = (this.next + 1) % this.size;
+    this.count = Math.min(this.count + 1, this.size);
   }
 
   /**
@@ -425,12 +473,30 @@ export class RequestJournal {
 
   /** How many requests the journal holds now. */
   get held(): number {
-    return Math.min(this.seq, this.size);
+    return this.count;
   }
 
-  /** Newest first, those that pass the filter, at most `limit`. */
-  list(filter: JournalFilter, limit: number): JournalEntry[] {
-    return this.select(filter, limit).map((s) => this.entryOf(s));
+  /**
+   * Forgets every request held; answers how many. The ids go on counting, so an id read before
+   * never names a later request.
+   */
+  clear(): number {
+    const cleared = this.count;
+    this.ring.fill(undefined);
+    this.next = 0;
+    this.count = 0;
+    return cleared;
+  }
+
+  /** Newest first, those that pass the filter, at most `limit`; with `full`, each with its request and answer. */
+  list(filter: JournalFilter, limit: number, full = false): JournalEntry[] {
+    return this.select(filter, limit).map((s) => {
+      const entry = this.entryOf(s);
+      if (!full) return entry;
+      const { request, response } = this.shownOf(s);
+      const { text: _text, ...answer } = response;
+      return { ...entry, request, response: answer };
+    });
   }
 
   detail(id: string): { entry: JournalEntry; request: JournalMessage; response: JournalMessage } | undefined {
@@ -529,6 +595,7 @@ export class RequestJournal {
       if (out.length >= limit) break;
       if (filter.api && s.api !== filter.api) continue;
       if (filter.method && s.method !== filter.method) continue;
+      if (filter.status !== undefined && s.status !== filter.status) continue;
       if (filter.minStatus !== undefined && s.status < filter.minStatus) continue;
       if (filter.maxStatus !== undefined && s.status > filter.maxStatus) continue;
       if (filter.path && !s.path.includes(filter.path)) continue;
@@ -538,9 +605,21 @@ export class RequestJournal {
         !(s.caller && [s.caller.tenantId, s.caller.keyId, s.caller.userId].includes(filter.caller))
       )
         continue;
+      if (filter.tool && s.tool !== filter.tool) continue;
+      if (filter.body !== undefined && !this.bodyMatches(s, filter.body)) continue;
       out.push(s);
     }
     return out;
+  }
+
+  /**
+   * Whether the JSON body of `s`, as the journal shows it (secret fields masked), matches `pattern`.
+   * A body that was cut, or is not JSON (an upload, a form, text), never matches.
+   */
+  private bodyMatches(s: Stored, pattern: unknown): boolean {
+    if (!('json' in s.sent.requestBody)) return false;
+    const { body, bodyNote } = this.shownOf(s).request;
+    return bodyNote === null && matchesJson(body, pattern);
   }
 
   private entryOf(s: Stored): JournalEntry {
@@ -556,6 +635,8 @@ export class RequestJournal {
       api: s.api,
       operationId: s.operationId,
       caller: s.caller,
+      tool: s.tool,
+      faultId: s.faultId,
       verdict: this.verdictOf(s),
     };
   }
@@ -567,6 +648,8 @@ export class RequestJournal {
 
   /** The request's verdict is the contract router's; the answer is checked here, once, when first read. */
   private judge(s: Stored): JournalVerdict {
+    // A fault's answer is the test's, not the API's, and the request never reached the contract router.
+    if (s.faultAnswered) return { request: 'unchecked', response: 'unchecked', errors: [] };
     const errors: string[] = [];
     const request = s.operationId === null ? 'unchecked' : s.inputProblems ? 'invalid' : 'valid';
     if (s.inputProblems) errors.push(...describeProblems(s.inputProblems).split('; '));
@@ -641,6 +724,33 @@ export class RequestJournal {
       this.schemas.set(api, schemas);
     }
     return schemas;
+  }
+
+  /** The operation of a contract that a request's method and path are for, found as the contract router finds it. */
+  private operationAt(method: string, path: string): string | null {
+    if (!this.routes) {
+      this.routes = new Map();
+      for (const [api, prefix] of [
+        ['v1', '/openapi/v1'],
+        ['v2', '/api/v2'],
+        ['admin', '/__admin'],
+      ] as const) {
+        const table = new RouteTable<string>();
+        for (const [at, item] of Object.entries((this.options.specs[api] as Node).paths as Node))
+          for (const m of ['get', 'put', 'post', 'delete', 'patch'])
+            if (item[m]) table.add(m, at, String(item[m].operationId));
+        this.routes.set(prefix, table);
+      }
+    }
+    for (const [prefix, table] of this.routes) {
+      if (!path.startsWith(`${prefix}/`)) continue;
+      try {
+        return table.match(method, path.slice(prefix.length))?.value ?? null;
+      } catch {
+        return null; // a path parameter that is not valid percent-encoding
+      }
+    }
+    return null;
   }
 
   private operation(api: ContractApi, operationId: string) {

@@ -2,14 +2,26 @@
 // The request journal is journal.ts.
 import type { NextFunction, Request, Response } from 'express';
 import type { components } from '../../generated/admin.ts';
+import { MCP_TOOL_HEADER } from '../../mcp-server/backend.ts';
+import { matchesJson } from './body-match.ts';
+import { jsonBody } from './json-body.ts';
 
 /** Faults in force at a time (admin API, "Faults"): each may hold a body of up to 1 MB. */
 export const MAX_FAULTS = 100;
 
+type Schemas = components['schemas'];
+export type FaultMatch = Schemas['FaultMatch'];
+
 export interface Fault {
   id: string;
-  method: components['schemas']['HttpMethod'];
-  path: string;
+  /** Null: any method (a fault on a tool only). */
+  method: Schemas['HttpMethod'] | null;
+  /** Null: any path (a fault on a tool only); a trailing `*` matches any suffix. */
+  path: string | null;
+  /** The MCP tool whose backend calls it matches, by their `X-MCP-Tool` header. */
+  tool: string | null;
+  /** Query, headers (names in lower case) and body the request must also carry. */
+  match?: FaultMatch;
   remaining: number;
   status: number | null;
   body?: unknown;
@@ -26,13 +38,42 @@ export const apiOf = (path: string): 'v1' | 'v2' | 'admin' | 'other' =>
         ? 'admin'
         : 'other';
 
+/** Whether `req` is one `fault` applies to, its body aside (that is read only when it comes to that). */
+function matchesHead(fault: Fault, req: Request): boolean {
+  if (fault.method !== null && fault.method !== req.method) return false;
+  if (
+    fault.path !== null &&
+    !(fault.path.endsWith('*') ? req.path.startsWith(fault.path.slice(0, -1)) : req.path === fault.path)
+  )
+    return false;
+  if (fault.tool !== null && req.get(MCP_TOOL_HEADER) !== fault.tool) return false;
+  const { query, headers } = fault.match ?? {};
+  for (const [name, value] of Object.entries(query ?? {})) {
+    // The query parser is `simple`: a parameter sent several times is an array of its values.
+    const sent = (req.query as Record<string, string | string[] | undefined>)[name];
+    if (!(Array.isArray(sent) ? sent.includes(value) : sent === value)) return false;
+  }
+  for (const [name, value] of Object.entries(headers ?? {})) if (req.get(name) !== value) return false;
+  return true;
+}
+
+const wantsBody = (fault: Fault) => fault.match?.body !== undefined;
+
 export class Runtime {
   readonly faults: Fault[] = [];
   private faultSeq = 0;
+  /** Reads a JSON body for a fault that matches on it, as the contract router would (1 MB, depth 64). */
+  private readonly readBody = jsonBody();
 
   addFault(input: Omit<Fault, 'id' | 'remaining'> & { count: number }): Fault {
-    const { count, ...rest } = input;
-    const fault = { id: `fault_${++this.faultSeq}`, ...rest, remaining: count };
+    const { count, match, ...rest } = input;
+    const fault: Fault = {
+      id: `fault_${++this.faultSeq}`,
+      ...rest,
+      // Header names are compared in any case (RFC 9110, 5.1): kept in lower case, as Node gives them.
+      ...(match ? { match: { ...match, ...headersInLowerCase(match.headers) } } : {}),
+      remaining: count,
+    };
     this.faults.push(fault);
     return fault;
   }
@@ -49,17 +90,31 @@ export class Runtime {
 
   /**
    * Answers a request with an injected fault when one matches (the oldest first); the platform never
-   * sees such a request. The admin API itself is exempt, so faults can always be cleared.
+   * sees such a request. The admin API itself is exempt, so faults can always be cleared. A fault
+   * that matches on the body needs the body read here, before the request's credentials are checked:
+   * only when everything else about the request matches it (docs/mock.md, "Driving it from tests").
    */
   injectFaults = (req: Request, res: Response, next: NextFunction) => {
     if (this.faults.length === 0 || req.path.startsWith('/__admin')) return next();
-    const fault = this.faults.find(
-      (f) =>
-        f.method === req.method &&
-        (f.path.endsWith('*') ? req.path.startsWith(f.path.slice(0, -1)) : req.path === f.path),
-    );
-    if (!fault) return next();
+    const candidates = this.faults.filter((f) => matchesHead(f, req));
+    if (candidates.length === 0) return next();
+    if (!candidates.some(wantsBody)) return this.apply(candidates[0] as Fault, res, next);
+    this.readBody(req, res, (error?: unknown) => {
+      if (error) return next(error);
+      // Faults may have run out or been removed while the body arrived.
+      const fault = candidates.find(
+        (f) => this.faults.includes(f) && (!wantsBody(f) || matchesJson(req.body, f.match?.body)),
+      );
+      if (!fault) return next();
+      this.apply(fault, res, next);
+    });
+  };
+
+  /** Counts the request against `fault` and answers it, or delays it, as the fault says. */
+  private apply(fault: Fault, res: Response, next: NextFunction): void {
     if (--fault.remaining <= 0) this.faults.splice(this.faults.indexOf(fault), 1);
+    // For the request journal (journal.ts): which fault answered or delayed this request.
+    res.locals.faultId = fault.id;
     const answer = () => {
       if (fault.status === null) return next();
       if (fault.body === undefined) res.status(fault.status).end();
@@ -67,5 +122,12 @@ export class Runtime {
     };
     if (fault.latencyMs) setTimeout(answer, fault.latencyMs);
     else answer();
-  };
+  }
+}
+
+function headersInLowerCase(headers: Record<string, string> | undefined): {
+  headers?: Record<string, string>;
+} {
+  if (!headers) return {};
+  return { headers: Object.fromEntries(Object.entries(headers).map(([n, v]) => [n.toLowerCase(), v])) };
 }

@@ -122,9 +122,9 @@ const TOPICS = [
 /**
  * Lessons, then one question on the topic: single-choice, or in one course multiple-choice (two
  * correct answers), so that regenerate_question's refusal of other types (seed 000: "single-choice
- * questions only") can be seen.
+ * questions only") can be seen. Fixtures' courses are made by it too (fixtures.ts).
  */
-function structure(
+export function structure(
   t: TenantState,
   topic: string,
   lessons: number,

@@ -64,7 +64,20 @@ describe('lmskit mock, as a process', () => {
     expect((await fetch(`${base}/__admin/health`)).status).toBe(200);
     const index = await first;
     expect(index.status).toBe(200);
-    expect(await index.text()).toContain('<header class="lmskit-header">');
+    const home = await index.text();
+    expect(home).toContain('<header class="lmskit-header">');
+    // The home page names this mock's address, and the console page's screenshots come along.
+    expect(home).toContain(`${base}/openapi/v1/courses`);
+    const screenshot = /<img src="(screenshots\/[^"]+\.png)"/.exec(
+      await (await fetch(`${base}/docs/console.html`)).text(),
+    )?.[1];
+    const png = await fetch(`${base}/docs/${screenshot}`);
+    expect([png.status, png.headers.get('content-type')]).toEqual([200, 'image/png']);
+    expect(
+      Buffer.from(await png.arrayBuffer())
+        .subarray(1, 4)
+        .toString(),
+    ).toBe('PNG');
     const reference = await (await fetch(`${base}/docs/v1.html`)).text();
     expect(reference).toContain(`<meta name="lmskit-mock" content="live" data-origin="${base}">`);
     expect(reference).toContain(`${base}/openapi/v1/courses`);

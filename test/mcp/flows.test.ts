@@ -15,6 +15,7 @@ import {
   callFails,
   callOk,
   createKey,
+  expectMatchesOutputSchema,
   journalMark,
   type Mock,
   minimalPdf,
@@ -313,21 +314,66 @@ describe('readable refusals (seed 000 "Permission identifiers", "Errors", "Limit
     await setTenant(mock.url, { mcpAccess: 'full', mcpAiAccess: true });
   });
 
-  it('permission: a learner’s read+write key lists only the tools a learner may use; an unlisted tool is a JSON-RPC "Unknown tool" error', async () => {
+  it('permission: a learner’s read+write key lists only the tools a learner may use; an unlisted tool is refused with the platform’s reason', async () => {
     const { key } = await createKey(mock.url, 6, ['read', 'write']);
     const { client } = await stdioClient(mock.url, key);
     const listed = await names(client);
     expect(listed).toEqual(['get_course_generation_status', 'list_my_assignments']);
-    const error = await client.callTool({ name: 'find_user', arguments: { query: 'ada' } }).then(
+    const mark = await journalMark(mock.url);
+    // A tool of the platform not offered to this key: a tool error saying why, as the platform says it.
+    const text = await callFails(client, 'find_user', { query: 'ada' });
+    expect(text).toMatch(/^find_user is not offered to this key, so it was not called\. /);
+    expect(text).toContain("Missing permission user_view: the key's owner (learner) may not do this.");
+    // Asked with a request that cannot act (a GET here), never the call itself: only refusals passed.
+    const asked = (await mark.since()).filter((e) => e.path !== '/api/v2/mcp/capabilities');
+    expect(asked.map((e) => [e.method, e.path, e.status])).toEqual([['GET', '/api/v2/users', 403]]);
+    // A tool that does not exist stays a JSON-RPC error (MCP: unknown tool → -32602).
+    const error = await client.callTool({ name: 'extend_deadline', arguments: {} }).then(
       () => null,
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(McpError);
     expect((error as McpError).code).toBe(ErrorCode.InvalidParams);
-    expect((error as McpError).message).toMatch(/Unknown tool: find_user/);
+    expect((error as McpError).message).toMatch(/Unknown tool: extend_deadline/);
     // What it may use works, as the learner.
     const mine = await callOk(client, 'list_my_assignments');
     expect(new Set(mine.assignments.map((a: any) => a.userId))).toEqual(new Set([6]));
+  });
+
+  it('scope: a read key calling ban_user is told the platform’s sentence, and no one is banned', async () => {
+    const { key } = await createKey(mock.url, 1, ['read']);
+    const { client } = await stdioClient(mock.url, key);
+    expect(await names(client)).toEqual(READ_TOOLS);
+    const mark = await journalMark(mock.url);
+    const text = await callFails(client, 'ban_user', { userId: 13 });
+    expect(text).toMatch(/^ban_user is not offered to this key, so it was not called\. /);
+    expect(text).toContain('This call needs the write scope: this key has only the read scope.');
+    // The question to the platform carried no user: a body the contract refuses, refused first for the scope.
+    const asked = (await mark.since()).filter((e) => e.path === '/api/v2/users/banned');
+    expect(asked.map((e) => [e.method, e.status])).toEqual([['POST', 403]]);
+    expect((await callOk(client, 'get_user', { userId: 13 })).status).toBe('active');
+  });
+
+  it('bulk_assign tries every course: the assigned ones and the refused one with why, in order', async () => {
+    const { client } = await adaSession();
+    const result = await client.callTool({
+      name: 'bulk_assign',
+      arguments: { groupId: 3, courseIds: [10, 9999, 11] },
+    });
+    expect(result.isError).toBeFalsy();
+    expectMatchesOutputSchema('bulk_assign', result.structuredContent);
+    const { results } = result.structuredContent as { results: Record<string, unknown>[] };
+    expect(results.map((r) => [r.courseId, r.outcome])).toEqual([
+      [10, 'assigned'],
+      [9999, 'refused'],
+      [11, 'assigned'],
+    ]);
+    expect(results[1]).toMatchObject({ error: { status: 404, code: 'NOT_FOUND' } });
+    const said = (result.content as { text: string }[]).map((c) => c.text);
+    expect(said[1]).toMatch(/^Assigned 2 of 3 courses\. Course 9999 was refused: Not found: /);
+    const group = await callOk(client, 'list_assignments', { groupId: 3 });
+    const courses = new Set(group.assignments.map((a: any) => a.courseId));
+    expect(courses.has(10) && courses.has(11)).toBe(true);
   });
 
   it('role hierarchy: a manager (user 2) banning the admin (user 1) gets a sentence that the role is not below theirs', async () => {

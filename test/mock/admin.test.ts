@@ -4,8 +4,10 @@ import { createHash, createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Backend, MCP_TOOL_HEADER, MCP_USER_AGENT } from '../../mcp-server/backend.ts';
+import { ToolRunner } from '../../mcp-server/tools.ts';
 import { WebhookDispatcher } from '../../mock/webhooks/dispatcher.ts';
-import { type Harness, startHarness } from './harness.ts';
+import { DEMO_SITE_API_KEY, type Harness, startHarness, WRITE_KEY } from './harness.ts';
 
 let h: Harness;
 beforeAll(async () => {
@@ -284,6 +286,160 @@ describe('journal and faults', () => {
   });
 });
 
+describe('faults that match query, headers, body, or an MCP tool (admin API, createFault)', () => {
+  const fault = (json: unknown) => h.admin('/faults', { method: 'POST', json });
+  const asTool = (tool: string) => ({ 'user-agent': MCP_USER_AGENT, [MCP_TOOL_HEADER]: tool });
+
+  it('matches an MCP tool by the X-MCP-Tool header the tool server sends, any method and path', async () => {
+    const created = await fault({
+      tool: 'ban_user',
+      status: 503,
+      body: { error: 'down', code: 'UNAVAILABLE' },
+    });
+    expect(created).toMatchObject({
+      status: 201,
+      body: { method: null, path: null, tool: 'ban_user', remaining: 1, status: 503 },
+    });
+    // Not this tool's call, and not a direct call without the header: the real answers.
+    expect((await h.v2('/users?query=lena', { headers: asTool('find_user') })).status).toBe(200);
+    expect((await h.v2('/users/banned', { method: 'POST', json: { userId: 13 } })).status).toBe(200);
+    expect(
+      await h.v2('/users/banned', { method: 'POST', json: { userId: 12 }, headers: asTool('ban_user') }),
+    ).toMatchObject({ status: 503, body: { code: 'UNAVAILABLE' } });
+    // count 1: the first call only; the retry gets through.
+    expect(
+      (await h.v2('/users/banned', { method: 'POST', json: { userId: 12 }, headers: asTool('ban_user') }))
+        .status,
+    ).toBe(200);
+    const [retry, failed] = (await h.admin('/journal?tool=ban_user&limit=2')).body.requests;
+    expect(failed).toMatchObject({ status: 503, tool: 'ban_user', faultId: created.body.id });
+    expect(retry).toMatchObject({ status: 200, tool: 'ban_user', faultId: null });
+  });
+
+  it("breaks a tool's backend call as the tool server makes it, so the tool reports the failure", async () => {
+    const runner = new ToolRunner();
+    const backend = new Backend({ baseUrl: h.base, key: WRITE_KEY });
+    const tool = runner.tools.get('find_user');
+    if (!tool) throw new Error('no tool find_user');
+    await fault({
+      tool: 'find_user',
+      status: 503,
+      body: { error: 'Service temporarily unavailable.', code: 'UNAVAILABLE' },
+    });
+    const broken = await runner.call(tool, { query: 'lena' }, backend);
+    expect(broken.result.isError).toBe(true);
+    expect(broken.status).toBe(503);
+    const again = await runner.call(tool, { query: 'lena' }, backend);
+    expect(again.result.isError).toBeFalsy();
+    const [ok, failed] = (await h.admin('/journal?tool=find_user&limit=2')).body.requests;
+    expect(failed).toMatchObject({ api: 'mcp', status: 503, faultId: expect.stringMatching(/^fault_/) });
+    expect(ok).toMatchObject({ api: 'mcp', status: 200, faultId: null });
+  });
+
+  it('a 429 on the first call of a tool is retried by the tool server, and the retry succeeds', async () => {
+    const runner = new ToolRunner();
+    // The tool server's backoff, without its wait: the test asserts what happens, not when.
+    const backend = new Backend({ baseUrl: h.base, key: WRITE_KEY, sleep: async () => {} });
+    const tool = runner.tools.get('find_user');
+    if (!tool) throw new Error('no tool find_user');
+    const limited = await fault({
+      tool: 'find_user',
+      status: 429,
+      count: 1,
+      body: { error: 'Slow down', code: 'MCP_RATE_LIMITED' },
+    });
+    const { result } = await runner.call(tool, { query: 'lena' }, backend);
+    expect(result.isError).toBeFalsy();
+    const [retry, first] = (await h.admin('/journal?tool=find_user&limit=2')).body.requests;
+    expect(first).toMatchObject({ status: 429, faultId: limited.body.id });
+    expect(retry).toMatchObject({ status: 200, faultId: null });
+  });
+
+  it('matches query parameters and headers (names in any case), the first count requests', async () => {
+    await fault({
+      method: 'GET',
+      path: '/api/v2/users',
+      match: { query: { query: 'lena' }, headers: { 'X-Request-Source': 'nightly' } },
+      count: 2,
+      status: 500,
+    });
+    const nightly = { 'x-request-source': 'nightly' };
+    expect((await h.v2('/users?query=lena')).status).toBe(200);
+    expect((await h.v2('/users?query=liam', { headers: nightly })).status).toBe(200);
+    expect((await h.v2('/users?query=lena', { headers: { 'x-request-source': 'manual' } })).status).toBe(200);
+    expect((await h.v2('/users?query=lena', { headers: nightly })).status).toBe(500);
+    expect((await h.v2('/users?query=lena', { headers: nightly })).status).toBe(500);
+    expect((await h.v2('/users?query=lena', { headers: nightly })).status).toBe(200);
+  });
+
+  it('matches a JSON body as a pattern; an older fault whose body differs leaves the request to a newer one', async () => {
+    const byBody = await fault({
+      method: 'POST',
+      path: '/openapi/v1/users',
+      match: { body: { email: 'taken@example.com' } },
+      status: 409,
+      body: { status: 409, message: 'taken' },
+    });
+    expect(byBody.body.match).toEqual({ body: { email: 'taken@example.com' } });
+    const user = (email: string) => ({ name: 'Ines', email, password: 'secret123', roleAlias: 'learner' });
+    expect((await h.v1('/users', { method: 'POST', json: user('free@example.com') })).status).toBe(201);
+    expect(await h.v1('/users', { method: 'POST', json: user('taken@example.com') })).toMatchObject({
+      status: 409,
+      body: { message: 'taken' },
+    });
+    // The body was read for the fault: the journal still shows it.
+    const [entry] = (await h.admin('/journal?status=409&limit=1&full=true')).body.requests;
+    expect(entry).toMatchObject({
+      faultId: byBody.body.id,
+      operationId: 'createUser',
+      // Found by the operation, so its schema masks the password as it does for any createUser.
+      request: { body: { email: 'taken@example.com', password: '••••' } },
+    });
+
+    await fault({
+      method: 'POST',
+      path: '/openapi/v1/groups',
+      match: { body: { name: 'Nope' } },
+      status: 418,
+    });
+    const plain = await fault({ method: 'POST', path: '/openapi/v1/groups', status: 503 });
+    expect((await h.v1('/groups', { method: 'POST', json: { name: 'Other' } })).status).toBe(503);
+    expect((await h.admin('/faults')).body.faults.map((f: { id: string }) => f.id)).not.toContain(
+      plain.body.id,
+    );
+    // A request without a JSON body never matches a body pattern.
+    await fault({ method: 'GET', path: '/openapi/v1/courses/1', match: { body: {} }, status: 418 });
+    expect((await h.v1('/courses/1')).status).toBe(200);
+    // A body the fault could not read is the same 400 the API gives.
+    const malformed = await fetch(`${h.base}/openapi/v1/groups`, {
+      method: 'POST',
+      headers: { 'x-api-key': DEMO_SITE_API_KEY, 'content-type': 'application/json' },
+      body: '{"name": ',
+    });
+    expect(malformed.status).toBe(400);
+    await h.admin('/faults', { method: 'DELETE' });
+  });
+
+  it('keeps the existing shapes, and refuses a fault that names neither method and path nor tool', async () => {
+    const old = await fault({ method: 'GET', path: '/openapi/v1/courses/7', status: 500 });
+    expect(old.body).toEqual({
+      id: old.body.id,
+      method: 'GET',
+      path: '/openapi/v1/courses/7',
+      tool: null,
+      remaining: 1,
+      status: 500,
+      latencyMs: null,
+    });
+    for (const json of [{ status: 500 }, { method: 'GET', status: 500 }, { tool: 'Ban User', status: 500 }]) {
+      const refused = await fault(json);
+      expect(refused.status, JSON.stringify(json)).toBe(400);
+      expect(refused.body.code).toBe('VALIDATION_ERROR');
+    }
+    await h.admin('/faults', { method: 'DELETE' });
+  });
+});
+
 describe('snapshot and reset', () => {
   it('exports a snapshot and imports it back, restoring state that changed in between', async () => {
     const exported = (await h.admin('/snapshot')).body;
@@ -311,6 +467,49 @@ describe('snapshot and reset', () => {
     expect(h.platform.tenant('demo').users.size).toBe(1);
     await h.admin('/reset', { method: 'POST', json: {} });
     expect(h.platform.tenant('demo').groups.size).toBe(4);
+  });
+
+  it('puts back everything a test can change — state, clock, limits, faults, journal — and says so', async () => {
+    const seedNow = (await h.admin('/reset', { method: 'POST', json: {} })).body.now;
+    await h.admin('/clock/advance', { method: 'POST', json: { seconds: 86_400 } });
+    await h.admin('/faults', {
+      method: 'POST',
+      json: { method: 'GET', path: '/openapi/v1/courses', status: 503 },
+    });
+    await h.v1('/groups', { method: 'POST', json: { name: 'Gone after reset' } });
+    const { status, body } = await h.admin('/reset', { method: 'POST' });
+    expect(status).toBe(200);
+    expect(body).toEqual({
+      seed: 'demo',
+      now: seedNow,
+      reset: ['state', 'clock', 'limits', 'faults', 'journal'],
+      kept: [],
+    });
+    expect((await h.admin('/clock')).body.now).toBe(seedNow);
+    expect((await h.admin('/faults')).body.faults).toEqual([]);
+    expect((await h.v1('/courses')).status).toBe(200);
+    // The journal starts empty: the reset that cleared it is not in it either.
+    const journal = (await h.admin('/journal')).body;
+    expect(journal.requests.map((e: { path: string }) => e.path)).toEqual([
+      '/openapi/v1/courses',
+      '/__admin/faults',
+      '/__admin/clock',
+    ]);
+  });
+
+  it('keeps the faults or the journal when asked to', async () => {
+    await h.admin('/faults', {
+      method: 'POST',
+      json: { method: 'GET', path: '/openapi/v1/courses/8', status: 503 },
+    });
+    await h.v1('/courses/9');
+    const { body } = await h.admin('/reset', { method: 'POST', json: { keep: ['faults', 'journal'] } });
+    expect(body).toMatchObject({ reset: ['state', 'clock', 'limits'], kept: ['faults', 'journal'] });
+    const paths = (await h.admin('/journal')).body.requests.map((e: { path: string }) => e.path);
+    expect(paths.slice(0, 2)).toEqual(['/__admin/reset', '/openapi/v1/courses/9']);
+    expect((await h.v1('/courses/8')).status).toBe(503);
+    const refused = await h.admin('/reset', { method: 'POST', json: { keep: ['clock'] } });
+    expect(refused).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR' } });
   });
 });
 

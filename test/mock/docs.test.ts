@@ -1,5 +1,6 @@
 // The docs site as the mock serves it at /docs/: built once on the first request and kept, reference
-// pages served with the address they were requested at, and a clear page when the build fails.
+// pages and the home page served with the address they were requested at, its pictures, and a clear
+// page when the build fails.
 import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DocsFiles } from '../../mock/http/docs.ts';
@@ -8,11 +9,20 @@ import { type Harness, startHarness } from './harness.ts';
 const REFERENCE =
   '<html><head><meta name="lmskit-mock" content="static" data-origin="http://127.0.0.1:4010"></head>' +
   "<body>curl http://127.0.0.1:4010/openapi/v1/courses<script>const d={servers:[{url:'http://127.0.0.1:4010/openapi/v1'}]}</script></body></html>";
+/** The home page as lib/docs-site/home.ts writes it: the mark, the two sentences, the addresses. */
+const HOME =
+  '<html><head><meta name="lmskit-mock" content="static" data-origin="http://127.0.0.1:4010"></head><body>' +
+  '<p data-lmskit-when="static">a mock on its default port, 4010; start it with --port</p>' +
+  '<p data-lmskit-when="live" hidden>served by the mock at <code>http://127.0.0.1:4010</code></p>' +
+  "<pre><code>curl -H 'X-API-KEY: k' http://127.0.0.1:4010/openapi/v1/courses</code></pre>" +
+  '<a href="http://127.0.0.1:4010/console/">console</a></body></html>';
 const GUIDE = '<html><body>npm start serves http://127.0.0.1:4010 by default</body></html>';
 const site = (): DocsFiles =>
   new Map<string, string | Uint8Array>([
-    ['index.html', GUIDE],
+    ['index.html', HOME],
+    ['mock.html', GUIDE],
     ['v1.html', REFERENCE],
+    ['screenshots/console-tenant.png', new Uint8Array([137, 80, 78, 71, 1])],
     ['assets/site.css', 'body{}'],
     ['assets/logo.png', new Uint8Array([137, 80, 78, 71])],
   ]);
@@ -58,7 +68,7 @@ describe('the docs at /docs/ (served without a build step)', () => {
     release();
     const [index, v1, css] = await Promise.all(answers);
     expect([index?.status, v1?.status, css?.status]).toEqual([200, 200, 200]);
-    expect(await index?.text()).toBe(GUIDE);
+    expect(await index?.text()).toContain('data-lmskit-when="live">');
     expect(css?.headers.get('content-type')).toMatch(/^text\/css/);
     expect((await fetch(`${h.base}/docs/index.html`)).status).toBe(200);
     expect(builds).toBe(1);
@@ -75,7 +85,31 @@ describe('the docs at /docs/ (served without a build step)', () => {
     const other = await getWithHost(`${h.base}/docs/v1.html`, `localhost:${port}`);
     expect(other).toContain(`curl http://localhost:${port}/openapi/v1/courses`);
     // Pages without the mark are served as built: the guide speaks of the default port.
-    expect(await (await fetch(`${h.base}/docs/`)).text()).toBe(GUIDE);
+    expect(await (await fetch(`${h.base}/docs/mock.html`)).text()).toBe(GUIDE);
+  });
+
+  it('serves the home page with the port it is served on: its examples and links, and which mock serves it', async () => {
+    h = await startHarness('demo', { requestsPerMinute: 0 }, async () => site());
+    const port = new URL(h.base).port;
+    const home = await (await fetch(`${h.base}/docs/`)).text();
+    expect(home).toContain(`curl -H 'X-API-KEY: k' http://127.0.0.1:${port}/openapi/v1/courses`);
+    expect(home).toContain(`<a href="http://127.0.0.1:${port}/console/">`);
+    expect(home).toContain(
+      `<p data-lmskit-when="live">served by the mock at <code>http://127.0.0.1:${port}</code>`,
+    );
+    // The sentence for the built site, on how to name another port, is hidden.
+    expect(home).toContain('<p data-lmskit-when="static" hidden>');
+    expect(home).not.toContain('127.0.0.1:4010');
+    const other = await getWithHost(`${h.base}/docs/index.html`, `localhost:${port}`);
+    expect(other).toContain(`http://localhost:${port}/openapi/v1/courses`);
+  });
+
+  it('serves the pictures the written pages show (docs/screenshots/ carried into the site)', async () => {
+    h = await startHarness('demo', { requestsPerMinute: 0 }, async () => site());
+    const png = await fetch(`${h.base}/docs/screenshots/console-tenant.png`);
+    expect(png.status).toBe(200);
+    expect(png.headers.get('content-type')).toBe('image/png');
+    expect([...new Uint8Array(await png.arrayBuffer())]).toEqual([137, 80, 78, 71, 1]);
   });
 
   it('refuses a Host header that is no host (docs/mock.md, Host names) without repeating it, and serves binary files as they are', async () => {

@@ -4,7 +4,7 @@
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MCP_USER_AGENT } from '../../mcp-server/backend.ts';
+import { MCP_TOOL_HEADER, MCP_USER_AGENT } from '../../mcp-server/backend.ts';
 import { createApp } from '../../mock/app.ts';
 import { VirtualClock } from '../../mock/domain/clock.ts';
 import { Platform } from '../../mock/domain/platform.ts';
@@ -212,6 +212,143 @@ describe('what a client sent and what the mock answered (admin API, Journal)', (
     expect(Date.parse(body.log.entries[0].startedDateTime)).toBeLessThanOrEqual(
       Date.parse(last.startedDateTime),
     );
+  });
+});
+
+describe('verifying what a client sent (admin API, Journal: full entries, filters, clear)', () => {
+  it('gives each request in full with full=true, and keeps the list light without it', async () => {
+    const email = 'full-entry@example.com';
+    const created = await h.v1('/users', {
+      method: 'POST',
+      json: { name: 'Ines', email, password: 'secret123', roleAlias: 'learner' },
+    });
+    expect(created.status).toBe(201);
+    const [light] = (await journal('?operationId=createUser&limit=1')).requests;
+    expect(light).not.toHaveProperty('request');
+    expect(light).not.toHaveProperty('response');
+    const [full] = (await journal('?operationId=createUser&limit=1&full=true')).requests;
+    const { request, response, ...entry } = full;
+    expect(entry).toEqual(light);
+    expect(request.body).toMatchObject({ email, roleAlias: 'learner' });
+    expect(response.body).toMatchObject({ email });
+    expect(response.bodyNote).toBeNull();
+    // Full entries stay masked: the password and the site key never appear.
+    expect(request.body.password).toBe('••••');
+    expect(request.headers['x-api-key']).toBe(`••••${DEMO_SITE_API_KEY.slice(-4)}`);
+    expect(JSON.stringify(full)).not.toContain('secret123');
+    expect(JSON.stringify(full)).not.toContain(DEMO_SITE_API_KEY);
+  });
+
+  it('filters by exact status, by MCP tool (X-MCP-Tool) and by a JSON body the request body matches', async () => {
+    await h.v1('/courses/9998');
+    const missing = (await journal('?status=404')).requests;
+    expect(missing.length).toBeGreaterThan(0);
+    expect(missing.every((e) => e.status === 404)).toBe(true);
+
+    await h.v2('/users/banned', {
+      method: 'POST',
+      json: { userId: 13 },
+      key: READ_KEY,
+      headers: { 'user-agent': MCP_USER_AGENT, [MCP_TOOL_HEADER]: 'ban_user' },
+    });
+    const [banned] = (await journal('?tool=ban_user')).requests;
+    expect(banned).toMatchObject({ api: 'mcp', tool: 'ban_user', operationId: 'banUser', faultId: null });
+    expect((await journal('?tool=unban_user')).requests.map((e) => e.id)).not.toContain(banned.id);
+
+    const q = (body: unknown) => `?body=${encodeURIComponent(JSON.stringify(body))}`;
+    await h.v1('/users', {
+      method: 'POST',
+      json: {
+        name: 'Body Match',
+        email: 'body-match@example.com',
+        password: 'secret123',
+        roleAlias: 'learner',
+        courses: [1, 2],
+      },
+    });
+    const [byEmail] = (await journal(q({ email: 'body-match@example.com' }))).requests;
+    expect(byEmail.operationId).toBe('createUser');
+    expect((await journal(q({ courses: [1, 2] }))).requests.map((e) => e.id)).toContain(byEmail.id);
+    // Arrays match item by item, the whole array; a body is compared as shown, its secrets masked.
+    expect((await journal(q({ courses: [1] }))).requests.map((e) => e.id)).not.toContain(byEmail.id);
+    expect((await journal(q({ email: 'body-match@example.com', password: 'secret123' }))).requests).toEqual(
+      [],
+    );
+    expect((await journal(q({ email: 'body-match@example.com', password: '••••' }))).requests[0].id).toBe(
+      byEmail.id,
+    );
+    // Requests without a JSON body never match, not even the empty pattern.
+    expect((await journal(`${q({})}&method=GET`)).requests).toEqual([]);
+    const har = await h.admin(`/journal/har${q({ email: 'body-match@example.com' })}`);
+    expect(har.body.log.entries).toHaveLength(1);
+  });
+
+  it('refuses a body filter that is not JSON, and an unknown filter, naming it (a typo never passes)', async () => {
+    const notJson = await h.admin('/journal?body=%7Bemail');
+    expect(notJson.status).toBe(400);
+    expect(notJson.body).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      error: expect.stringContaining('query.body'),
+    });
+    for (const path of ['/journal', '/journal/har']) {
+      const typo = await h.admin(`${path}?operation=createUser`);
+      expect(typo.status).toBe(400);
+      expect(typo.body.code).toBe('VALIDATION_ERROR');
+      expect(typo.body.error).toContain('query.operation');
+      expect(typo.body.error).toContain('operationId');
+    }
+    // Every admin operation with filters or paging holds its query to them.
+    const users = await h.admin('/tenants/demo/users?serach=lena');
+    expect(users.status).toBe(400);
+    expect(users.body.error).toContain('query.serach');
+    // The refusal is judged in the journal like any invalid input.
+    const [refused] = (await journal('?path=/__admin/tenants/demo/users&status=400&limit=1')).requests;
+    expect(refused.verdict.request).toBe('invalid');
+    // Without the admin token, the token is what is refused.
+    const anonymous = await fetch(`${h.base}/__admin/journal?operation=x`);
+    expect(anonymous.status).toBe(401);
+  });
+
+  it('is cleared by DELETE, which it does not record; ids go on counting', async () => {
+    await h.v1('/courses/3');
+    const [before] = (await journal('?limit=1')).requests;
+    const { status, body } = await h.admin('/journal', { method: 'DELETE' });
+    expect(status).toBe(200);
+    expect(body).toEqual({ cleared: expect.any(Number), size: 1000 });
+    expect(body.cleared).toBeGreaterThan(0);
+    expect(await journal()).toMatchObject({ requests: [], held: 0 });
+    expect((await detail(before.id)).code).toBe('NOT_FOUND');
+    await h.v1('/courses/4');
+    const after = await journal();
+    expect(after.held).toBe(1);
+    expect(Number(after.requests[0].id.slice(4))).toBeGreaterThan(Number(before.id.slice(4)));
+  });
+
+  it('leaves out the docs site, the console and its admin calls, keeping the clients’ requests', async () => {
+    await h.admin('/journal', { method: 'DELETE' });
+    // (The console's own files, /console/…, are left out the same way; fetching them here would build it.)
+    for (const path of ['/docs/assets/search.js', '/docs/', '/docs', '/favicon.ico'])
+      await fetch(`${h.base}${path}`);
+    await h.admin('/clock', { headers: { 'x-lmskit-console': '1' } });
+    await h.admin('/clock');
+    await h.v1('/courses/5');
+    const paths = (await journal()).requests.map((e) => e.path);
+    expect(paths).toEqual(['/openapi/v1/courses/5', '/__admin/clock']);
+  });
+
+  it('names the fault that answered a request (faultId), and the operation it was for', async () => {
+    const fault = await h.admin('/faults', {
+      method: 'POST',
+      json: { method: 'GET', path: '/openapi/v1/courses/6', status: 503 },
+    });
+    expect((await h.v1('/courses/6')).status).toBe(503);
+    expect((await h.v1('/courses/6')).status).toBe(200);
+    const [real, faulted] = (await journal('?path=/openapi/v1/courses/6&limit=2')).requests;
+    // The operation is named even though the fault answered before any router; the answer is the
+    // test's own, so the contract has no verdict on it.
+    expect(faulted).toMatchObject({ status: 503, faultId: fault.body.id, operationId: 'getCourse' });
+    expect(faulted.verdict).toEqual({ request: 'unchecked', response: 'unchecked', errors: [] });
+    expect(real).toMatchObject({ status: 200, faultId: null });
   });
 });
 

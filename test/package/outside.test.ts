@@ -16,12 +16,13 @@ import { toolNames } from '../../lib/tool-schemas.ts';
 const run = promisify(execFile);
 const manifest = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8'));
 
-/** The guide's example test, verbatim: the block that starts `// mock.test.ts`. */
-async function guideExample(): Promise<string> {
+/** An example file of the guide, verbatim: the `lang` block that starts `// <file>` (`# <file>` in YAML). */
+async function guideExample(file = 'mock.test.ts', lang = 'ts', comment = '//'): Promise<string> {
   const guide = await readFile(join(ROOT, 'docs', 'guide.md'), 'utf8');
-  const block = /```ts\n(\/\/ mock\.test\.ts[\s\S]*?)```/.exec(guide)?.[1];
-  if (!block) throw new Error('docs/guide.md has no ```ts block starting with // mock.test.ts');
-  return block;
+  const start = guide.indexOf(`\`\`\`${lang}\n${comment} ${file}`);
+  if (start < 0) throw new Error(`docs/guide.md has no \`\`\`${lang} block starting with ${comment} ${file}`);
+  const from = start + `\`\`\`${lang}\n`.length;
+  return guide.slice(from, guide.indexOf('```', from));
 }
 
 /** The README's example ("In your project"): type-checked with the rest of the project's code. */
@@ -109,6 +110,11 @@ beforeAll(async () => {
     JSON.stringify({ name: 'integrator', private: true, type: 'module' }, null, 2),
   );
   await writeFile(join(project, 'mock.test.ts'), await guideExample());
+  await writeFile(join(project, 'conformance.test.ts'), await guideExample('conformance.test.ts'));
+  await writeFile(join(project, 'agent.test.ts'), await guideExample('agent.test.ts'));
+  await writeFile(join(project, 'fixtures.test.ts'), await guideExample('fixtures.test.ts'));
+  await mkdir(join(project, 'test'));
+  await writeFile(join(project, 'test', 'sales.yaml'), await guideExample('test/sales.yaml', 'yaml', '#'));
   await writeFile(join(project, 'types.ts'), TYPES_TS);
   await writeFile(join(project, 'readme.ts'), await readmeExample());
   await writeFile(join(project, 'tsconfig.json'), JSON.stringify(TSCONFIG, null, 2));
@@ -233,6 +239,24 @@ describe('in an unrelated project', () => {
   it("runs the guide's example with vitest: a mock per suite, a user, its webhook event, a read-only licence", async () => {
     const { code, output } = await npx(['vitest', 'run', 'mock.test.ts']);
     expect(output).toMatch(/Tests\s+2 passed/);
+    expect(code, output).toBe(0);
+  });
+
+  it("runs the guide's agent example: tools through mock.mcpClient, and what the platform received", async () => {
+    const { code, output } = await npx(['vitest', 'run', 'agent.test.ts']);
+    expect(output).toMatch(/Tests\s+2 passed/);
+    expect(code, output).toBe(0);
+  });
+
+  it("runs the guide's fixtures example: a mock from the test's YAML file, loaded again after a reset", async () => {
+    const { code, output } = await npx(['vitest', 'run', 'fixtures.test.ts']);
+    expect(output).toMatch(/Tests\s+1 passed/);
+    expect(code, output).toBe(0);
+  });
+
+  it("runs the guide's conformance example: a mock and the tool server in-process, the whole suite passed", async () => {
+    const { code, output } = await npx(['vitest', 'run', 'conformance.test.ts']);
+    expect(output).toMatch(/Tests\s+1 passed/);
     expect(code, output).toBe(0);
   });
 

@@ -73,7 +73,9 @@ export function FaultsPage() {
     if (!confirm(`Reset the whole state to the ${seed} seed?`)) return;
     const { data, error: e } = await admin.POST('/reset', { body: { seed } });
     setError(e ? problem(e) : null);
-    setDone(data ? `Reset to the ${data.seed} seed` : null);
+    setDone(data ? `Reset to the ${data.seed} seed: ${data.reset.join(', ')}` : null);
+    // The faults went with the reset.
+    await load();
   };
 
   return (
@@ -125,8 +127,12 @@ export function FaultsPage() {
           {faults.map((f) => (
             <tr data-id={f.id}>
               <td>{f.id}</td>
-              <td>{f.method}</td>
-              <td>{f.path}</td>
+              <td>{f.method ?? 'any'}</td>
+              <td>
+                {f.path ?? 'any'}
+                {f.tool ? ` · tool ${f.tool}` : ''}
+                {f.match ? ` · matching ${JSON.stringify(f.match)}` : ''}
+              </td>
               <td>{f.status ?? 'real answer'}</td>
               <td>{f.latencyMs ?? 0} ms</td>
               <td>{f.remaining}</td>

@@ -4,31 +4,68 @@ import { errorAnswer } from '../error-body.ts';
 import type { JournalFilter, RequestJournal } from '../journal.ts';
 import { type Handlers, ok } from '../typed-handlers.ts';
 
-type JournalOperation = 'getRequestJournal' | 'getJournalEntry' | 'exportJournalHar';
+type JournalOperation = 'getRequestJournal' | 'clearRequestJournal' | 'getJournalEntry' | 'exportJournalHar';
 
 /** The filters of a validated query (the contract states their types and bounds). */
 type JournalQuery = {
-  [K in 'api' | 'method' | 'minStatus' | 'maxStatus' | 'path' | 'operationId' | 'caller']?: unknown;
+  [K in
+    | 'api'
+    | 'method'
+    | 'status'
+    | 'minStatus'
+    | 'maxStatus'
+    | 'path'
+    | 'operationId'
+    | 'caller'
+    | 'tool'
+    | 'body']?: unknown;
 };
 
-const filterOf = (query: JournalQuery): JournalFilter => ({
-  api: query.api as JournalFilter['api'],
-  method: query.method as string | undefined,
-  minStatus: query.minStatus as number | undefined,
-  maxStatus: query.maxStatus as number | undefined,
-  path: query.path as string | undefined,
-  operationId: query.operationId as string | undefined,
-  caller: query.caller as string | undefined,
-});
+/** The filter of a query, or the 400 that names what is wrong with it (only `body` can be: its JSON). */
+function filterOf(query: JournalQuery): { filter: JournalFilter } | { refusal: ReturnType<typeof badBody> } {
+  let body: unknown;
+  if (query.body !== undefined) {
+    try {
+      body = JSON.parse(String(query.body));
+    } catch (error) {
+      return { refusal: badBody((error as Error).message) };
+    }
+  }
+  return {
+    filter: {
+      api: query.api as JournalFilter['api'],
+      method: query.method as string | undefined,
+      status: query.status as number | undefined,
+      minStatus: query.minStatus as number | undefined,
+      maxStatus: query.maxStatus as number | undefined,
+      path: query.path as string | undefined,
+      operationId: query.operationId as string | undefined,
+      caller: query.caller as string | undefined,
+      tool: query.tool as string | undefined,
+      ...(query.body !== undefined ? { body } : {}),
+    },
+  };
+}
+
+const badBody = (reason: string) =>
+  errorAnswer({
+    status: 400,
+    code: 'VALIDATION_ERROR',
+    message: `Invalid request: query.body: must be JSON text (a value the request bodies must match), such as {"email":"ines@example.com"}: ${reason}`,
+  });
 
 export function journalHandlers(journal: RequestJournal): Pick<Handlers<PathOperations>, JournalOperation> {
   return {
-    getRequestJournal: (_req, _res, { query }) =>
-      ok({
-        requests: journal.list(filterOf(query), Number(query.limit)),
+    getRequestJournal: (_req, _res, { query }) => {
+      const read = filterOf(query);
+      if ('refusal' in read) return read.refusal;
+      return ok({
+        requests: journal.list(read.filter, Number(query.limit), query.full === true),
         size: journal.size,
         held: journal.held,
-      }),
+      });
+    },
+    clearRequestJournal: (_req, _res) => ok({ cleared: journal.clear(), size: journal.size }),
     getJournalEntry: (_req, _res, { params }) => {
       const detail = journal.detail(String(params.requestId));
       if (!detail)
@@ -40,9 +77,11 @@ export function journalHandlers(journal: RequestJournal): Pick<Handlers<PathOper
       return ok(detail);
     },
     exportJournalHar: (req, _res, { query }) => {
+      const read = filterOf(query);
+      if ('refusal' in read) return read.refusal;
       const origin = `${req.protocol}://${req.get('host') ?? 'localhost'}`;
       return {
-        ...ok(journal.har(filterOf(query), Number(query.limit), origin)),
+        ...ok(journal.har(read.filter, Number(query.limit), origin)),
         headers: { 'content-disposition': 'attachment; filename="lmskit-journal.har"' },
       };
     },

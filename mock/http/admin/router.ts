@@ -1,13 +1,15 @@
 // The mock's admin API (openapi/admin): tenants and licences, MCP keys (the seed's settings UI),
 // the clock, learner progress, publishing, webhook receivers, the request journal, faults, snapshots.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Request, Response } from 'express';
 import type { components, PathOperations } from '../../../generated/admin.ts';
+import { type Node, resolveRef } from '../../../lib/spec-walk.ts';
 import { toIso } from '../../domain/clock.ts';
 import { generateKey } from '../../domain/mcp-keys.ts';
 import type { McpKey, WebhookReceiver } from '../../domain/model.ts';
 import type { Platform, Snapshot } from '../../domain/platform.ts';
 import type { TenantState } from '../../domain/tenant-state.ts';
-import { contractRouter } from '../contract.ts';
+import { contractRouter, type InputProblem } from '../contract.ts';
 import { describeProblems, errorAnswer, sendError } from '../error-body.ts';
 import type { RequestJournal } from '../journal.ts';
 import { MAX_FAULTS, type Runtime } from '../runtime.ts';
@@ -15,11 +17,13 @@ import { type Handlers, ok } from '../typed-handlers.ts';
 import type { KeyRateLimiter } from '../v2/pipeline/rate-limit.ts';
 import { assignmentView, dataHandlers } from './data.ts';
 import { deliveryHandlers } from './delivery.ts';
+import { fixtureHandlers } from './fixtures.ts';
 import { journalHandlers } from './journal.ts';
 import { limitsHandlers } from './limits.ts';
 import { userIdOf } from './user-ref.ts';
 
 type StateSnapshot = components['schemas']['StateSnapshot'];
+type ResetPart = components['schemas']['ResetPart'];
 
 export interface AdminOptions {
   spec: Record<string, unknown>;
@@ -67,6 +71,7 @@ function tokenMatches(given: string | undefined, token: string): boolean {
 
 export function adminRouter(options: AdminOptions) {
   const { platform, runtime } = options;
+  const unknownQuery = unknownQueryParameters(options.spec);
   const run = platform.run.bind(platform);
   const tenantId = (input: { params: { tenantId: string } }) => input.params.tenantId;
   const tenant = (input: { params: { tenantId: string } }) => platform.tenant(tenantId(input));
@@ -74,10 +79,26 @@ export function adminRouter(options: AdminOptions) {
 
   const handlers: Handlers<PathOperations> = {
     getHealth: (_req, _res) => ok({ status: 'ok', version: options.version }),
-    resetState: (_req, _res, { body }) => {
+    // Everything a test can change is put back unless kept, so a reset per test leaks nothing into
+    // the next (openapi/admin, resetState): the state with its clock, and with it the rate-limit
+    // counters (the v2 pipeline forgets them on every load); the faults and the journal here.
+    resetState: (_req, res, { body }) => {
       const seed = body?.seed ?? 'demo';
+      const keep = new Set(body?.keep ?? []);
       const now = run('reset', { seed });
-      return ok({ seed, now });
+      const reset: ResetPart[] = ['state', 'clock', 'limits'];
+      if (!keep.has('faults')) {
+        runtime.clearFaults();
+        reset.push('faults');
+      }
+      if (!keep.has('journal')) {
+        options.journal.clear();
+        // The journal starts empty: the reset that cleared it is not recorded either.
+        options.journal.forget(res);
+        reset.push('journal');
+      }
+      const kept: ResetPart[] = [...keep];
+      return ok({ seed, now, reset, kept });
     },
 
     createTenant: (_req, _res, { body }) => {
@@ -107,6 +128,7 @@ export function adminRouter(options: AdminOptions) {
     ...dataHandlers(platform),
     ...limitsHandlers(platform, options.rateLimiter),
     ...deliveryHandlers(platform),
+    ...fixtureHandlers(platform),
 
     listMcpKeys: (_req, _res, input) => ok({ keys: [...tenant(input).mcpKeys.values()].map(keyRecord) }),
     createMcpKey: (_req, _res, input) => {
@@ -215,8 +237,10 @@ export function adminRouter(options: AdminOptions) {
           message: `At most ${MAX_FAULTS} faults are in force at a time; clear some with DELETE /__admin/faults.`,
         });
       const fault = runtime.addFault({
-        method: body.method,
-        path: body.path,
+        method: body.method ?? null,
+        path: body.path ?? null,
+        tool: body.tool ?? null,
+        ...(body.match ? { match: body.match } : {}),
         count: body.count ?? 1,
         status: body.status ?? null,
         latencyMs: body.latencyMs ?? null,
@@ -271,22 +295,72 @@ export function adminRouter(options: AdminOptions) {
         });
         return false;
       }
+      const unknown = unknownQuery(req, operation);
+      if (unknown.length) {
+        // For the request journal's verdict, as the contract router's own refusals are (contract.ts).
+        res.locals.inputProblems = unknown;
+        invalid(res, unknown);
+        return false;
+      }
       return true;
     },
-    invalid: (res, problems) =>
-      sendError(res, {
-        status: 400,
-        code: 'VALIDATION_ERROR',
-        message: `Invalid request: ${describeProblems(problems)}`,
-      }),
+    invalid: (res, problems) => invalid(res, problems),
     onResponseMismatch: options.onResponseMismatch,
   });
+}
+
+const invalid = (res: Response, problems: InputProblem[]) =>
+  sendError(res, {
+    status: 400,
+    code: 'VALIDATION_ERROR',
+    message: `Invalid request: ${describeProblems(problems)}`,
+  });
+
+/**
+ * The query parameters of a request that its operation does not take, as input problems. Only
+ * operations that take query parameters (filters, paging) are held to them, and each documents the
+ * 400: a misspelt filter (`?operation=` for `?operationId=`) would otherwise be ignored and pass for an
+ * empty or unfiltered result (docs/mock.md, "Driving it from tests").
+ */
+function unknownQueryParameters(spec: Node): (req: Request, operation: Node) => InputProblem[] {
+  const known = new Map<string, Set<string>>();
+  for (const item of Object.values(spec.paths as Record<string, Node>))
+    for (const method of ['get', 'put', 'post', 'delete', 'patch']) {
+      const operation = item[method] as Node | undefined;
+      if (!operation) continue;
+      const names = [...(item.parameters ?? []), ...(operation.parameters ?? [])]
+        .map((p: Node) => resolveRef(spec, p) as Node)
+        .filter((p) => p.in === 'query')
+        .map((p) => String(p.name));
+      if (names.length) known.set(operation.operationId, new Set(names));
+    }
+  return (req, operation) => {
+    const names = known.get(operation.operationId);
+    if (!names) return [];
+    return Object.keys(req.query as object)
+      .filter((name) => !names.has(name))
+      .map((name) => ({
+        in: 'query' as const,
+        name,
+        errors: [
+          {
+            keyword: 'unknownParameter',
+            instancePath: '',
+            schemaPath: '#/parameters',
+            params: { known: [...names] },
+            message: `is not a parameter of ${operation.operationId}, which takes ${[...names].join(', ')}`,
+          },
+        ],
+      }));
+  };
 }
 
 const faultView = (f: ReturnType<Runtime['addFault']>) => ({
   id: f.id,
   method: f.method,
   path: f.path,
+  tool: f.tool,
+  ...(f.match ? { match: f.match } : {}),
   remaining: f.remaining,
   status: f.status,
   latencyMs: f.latencyMs,
