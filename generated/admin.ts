@@ -885,8 +885,7 @@ export interface components {
         /** @description What to load after the reset, and what to leave as it is. */
         ResetRequest: {
             /**
-             * @description The seed to load — `demo` (tenant `demo` with users, groups, courses and assignments) or `empty` (tenant `demo` with its administrator only).
-             * @default demo
+             * @description The seed to load — `demo` (tenant `demo` with users, groups, courses and assignments) or `empty` (tenant `demo` with its administrator only). Without it, what the mock started from: its seed (`--seed`, `--seed-scale`; `demo` unless told) or its fixtures (`--fixtures`).
              * @enum {string}
              */
             seed?: "demo" | "empty";
@@ -912,10 +911,10 @@ export interface components {
         /** @description The state after a reset, and what was reset. */
         ResetResult: {
             /**
-             * @description The seed that was loaded.
+             * @description What was loaded — a seed, the scale seed the mock started with, or the fixtures it started from.
              * @enum {string}
              */
-            seed: "demo" | "empty";
+            seed: "demo" | "empty" | "scale" | "fixtures";
             /**
              * @description The virtual time after the reset, Unix seconds.
              * @example 1767225600

@@ -235,9 +235,16 @@ describe('fixtures, AI timing and the scale seed (startMock: fixtures, ai, seedS
     );
   });
 
-  it('loads fixtures again after a reset, or others; a problem rejects naming the entry and field', async () => {
+  it('a reset brings back the fixtures it started from (a named seed replaces them); loadFixtures loads them or others; a problem rejects naming the entry and field', async () => {
     const mock = await start({ fixtures: EXAMPLE });
-    await mock.reset();
+    await mock.fault({ method: 'GET', path: '/openapi/v1/courses', status: 503 });
+    expect(await mock.reset()).toMatchObject({
+      seed: 'fixtures',
+      now: 1772442000,
+      reset: expect.arrayContaining(['state', 'faults']),
+    });
+    expect((await (await v1(mock, '/courses')).json()).totalCount).toBe(3);
+    await mock.reset({ seed: 'demo' });
     expect((await v1(mock, '/courses')).status).toBe(401); // the demo seed: acme is gone
     expect(await mock.loadFixtures()).toEqual({ now: 1772442000, tenants: ['acme'] });
     expect((await (await v1(mock, '/courses')).json()).totalCount).toBe(3);

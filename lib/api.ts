@@ -154,8 +154,9 @@ export interface Mock {
   /** Removes every fault (`DELETE /__admin/faults`). */
   clearFaults(): Promise<void>;
   /**
-   * Puts back everything a test can change (`POST /__admin/reset`): the seed's state, the clock, the
-   * rate-limit counters, the faults and the journal, unless `keep` names some; resolves to what it reset.
+   * Puts back everything a test can change (`POST /__admin/reset`): the state the mock started from
+   * (its seed or its fixtures; `seed` names another), the clock, the rate-limit counters, the faults and
+   * the journal, unless `keep` names some; resolves to what it reset.
    */
   reset(options?: ResetOptions): Promise<ResetResult>;
   /**
@@ -237,6 +238,7 @@ export async function startMock(options: MockOptions = {}): Promise<Mock> {
     limits: { requestsPerMinute: rateLimit },
     journalSize: options.journalSize,
     allowedHosts,
+    start: start.fixture ? { fixture: start.fixture } : { seed: start.seed },
   });
   const dispatcher = new WebhookDispatcher(platform);
   dispatcher.start();

@@ -180,7 +180,10 @@ describe.each(DREDD_APIS)('the %s contract exported for Dredd', (api) => {
   });
 
   it('orders each operation after the ones whose answers it takes values from, none of them skipped', () => {
-    const order = exported.map((o) => o.operation.operationId as string);
+    // The order Dredd runs: the export's, with what it marks x-dredd-last moved to the end by the hooks.
+    const order = [...exported]
+      .sort((a, b) => (a.operation['x-dredd-last'] ?? 0) - (b.operation['x-dredd-last'] ?? 0))
+      .map((o) => o.operation.operationId as string);
     for (const { operation } of exported) {
       const from = operation['x-dredd-from-answer'] ?? {};
       for (const source of [...Object.values(from.path ?? {}), ...Object.values(from.body ?? {})] as Node[]) {
@@ -221,6 +224,18 @@ describe.each(DREDD_APIS)('the %s contract exported for Dredd', (api) => {
       }
     }
     expect(checked).toBeGreaterThan(10);
+  });
+
+  it('sends the operations the plan names without their optional query parameters, and says why', () => {
+    for (const [id, why] of Object.entries(DREDD_PLANS[api].withoutOptionalQuery)) {
+      const found = exported.find((o) => o.operation.operationId === id);
+      const query = found?.parameters.map((p) => resolveRef(doc, p) ?? {}).filter((p) => p.in === 'query');
+      expect(
+        query?.filter((p) => !p.required),
+        id,
+      ).toEqual([]);
+      expect(found?.operation['x-dredd-demo'], id).toBe(why);
+    }
   });
 
   it('names in its plan only what the contract has', () => {
@@ -294,6 +309,7 @@ function loadHooks(env: Record<string, string> = {}) {
   const registered: Record<string, (t: Node, done: () => void) => void> = {};
   const logs: string[] = [];
   const hooks = {
+    beforeAll: (fn: (t: Node, done: () => void) => void) => (registered.beforeAll = fn),
     beforeEach: (fn: (t: Node, done: () => void) => void) => (registered.beforeEach = fn),
     afterEach: (fn: (t: Node, done: () => void) => void) => (registered.afterEach = fn),
     log: (message: string) => logs.push(message),
@@ -306,7 +322,7 @@ function loadHooks(env: Record<string, string> = {}) {
   );
   // The hooks read the keys' variables when they run; these are set for the call only.
   const names = ['LMSKIT_API_KEY', 'LMSKIT_MCP_KEY', 'LMSKIT_ADMIN_TOKEN'];
-  const call = (name: 'beforeEach' | 'afterEach', t: Node) => {
+  const call = (name: 'beforeAll' | 'beforeEach' | 'afterEach', t: Node) => {
     const saved = Object.fromEntries(names.map((n) => [n, process.env[n]]));
     for (const n of names) delete process.env[n];
     Object.assign(process.env, env);
@@ -318,7 +334,12 @@ function loadHooks(env: Record<string, string> = {}) {
         else process.env[n] = saved[n];
     }
   };
-  return { before: (t: Node) => call('beforeEach', t), after: (t: Node) => call('afterEach', t), logs };
+  return {
+    beforeAll: (all: Node[]) => call('beforeAll', all),
+    before: (t: Node) => call('beforeEach', t),
+    after: (t: Node) => call('afterEach', t),
+    logs,
+  };
 }
 
 /** A transaction as Dredd makes it from an export, for one operation. */
@@ -388,6 +409,21 @@ describe('tools/dredd/hooks.js', () => {
     const health = transaction(file, admin, 'getHealth', '/__admin');
     await loadHooks().before(health);
     expect([health.fail, health.request.headers.Authorization]).toEqual([undefined, undefined]);
+  });
+
+  it('runs what the export marks x-dredd-last after all others, in the order of the mark', async () => {
+    const admin = dreddExport(contract('admin'), 'admin');
+    const file = write('admin', admin);
+    const ids = ['loadFixtures', 'getClock', 'clearRequestJournal', 'getRequestJournal', 'getJournalEntry'];
+    const all = ids.map((id) => ({ ...transaction(file, admin, id, '/__admin'), operationId: id }));
+    await loadHooks().beforeAll(all);
+    expect(all.map((t) => t.operationId)).toEqual([
+      'getClock',
+      'getRequestJournal',
+      'getJournalEntry',
+      'clearRequestJournal',
+      'loadFixtures',
+    ]);
   });
 
   it('skips what the export marks x-dredd-skipped and logs the reason', async () => {

@@ -67,8 +67,15 @@ export interface DreddPlan {
   skipped: Record<string, string>;
   /** Operations that must run before the rest, in this order (their paths are moved to the front). */
   first: string[];
+  /**
+   * Operations that must run after the rest, in this order. A path item holds several operations, so
+   * moving paths cannot do it: the export marks each (`x-dredd-last`) and the hooks move them.
+   */
+  last: string[];
   /** Parameter components whose example names a record the demo lacks: the demo record instead. */
   parameters: Record<string, DemoValue>;
+  /** Operations sent without their optional query parameters, by operationId, and why. */
+  withoutOptionalQuery: Record<string, string>;
   /** The same for one operation's parameter (by operationId, then parameter name). */
   operationParameters: Record<string, Record<string, DemoValue>>;
   /** Request bodies for operations whose contract gives no request example that succeeds on the demo. */
@@ -83,7 +90,9 @@ export const DREDD_PLANS: Record<DreddApi, DreddPlan> = {
   v1: {
     skipped: {},
     first: [],
+    last: [],
     parameters: {},
+    withoutOptionalQuery: {},
     operationParameters: {},
     bodies: {},
     fromAnswer: {},
@@ -92,6 +101,7 @@ export const DREDD_PLANS: Record<DreddApi, DreddPlan> = {
   v2: {
     skipped: {},
     first: [],
+    last: [],
     parameters: {
       UserId: {
         example: 6,
@@ -102,6 +112,7 @@ export const DREDD_PLANS: Record<DreddApi, DreddPlan> = {
         why: 'the contract’s example, 102, is no demo question; 27 is the single-choice question of demo course 7',
       },
     },
+    withoutOptionalQuery: {},
     operationParameters: {},
     bodies: {
       banUser: {
@@ -134,11 +145,13 @@ export const DREDD_PLANS: Record<DreddApi, DreddPlan> = {
     // A fresh demo first; then a webhook receiver, so that publishing a course makes a delivery to read
     // and redeliver; faults cleared before one is made, so that deleting it finds it.
     first: ['resetState', 'createWebhookReceiver', 'clearFaults', 'createFault'],
-    parameters: {
-      RequestId: {
-        example: 'req_1',
-        why: 'the contract’s example, req_42, is journaled only once the mock has had 42 requests; req_1 once it has had one',
-      },
+    // Last, what takes away what the others read: clearing the journal empties it, and loading a
+    // fixture replaces the demo tenant every other operation addresses.
+    last: ['clearRequestJournal', 'loadFixtures'],
+    parameters: {},
+    withoutOptionalQuery: {
+      getRequestJournal:
+        'each filter’s example names a different request (a POST answered 201, an answer from 400 to 499, a call of the tool ban_user): together they match none, and getJournalEntry reads the id of the newest request from this answer',
     },
     operationParameters: {
       publishCourse: {
@@ -150,6 +163,9 @@ export const DREDD_PLANS: Record<DreddApi, DreddPlan> = {
     },
     bodies: {},
     fromAnswer: {
+      getJournalEntry: {
+        path: { requestId: { operationId: 'getRequestJournal', pointer: '/requests/0/id' } },
+      },
       getMcpKey: { path: { keyId: { operationId: 'createMcpKey', pointer: '/id' } } },
       revokeMcpKey: { path: { keyId: { operationId: 'createMcpKey', pointer: '/id' } } },
       getWebhookDelivery: {
@@ -446,6 +462,13 @@ function operationTo30(spec: Node, plan: DreddPlan, operation: Node, pathParamet
     else out[key] = value;
   }
   const id = operation.operationId as string;
+  if (plan.withoutOptionalQuery[id]) {
+    out.parameters = (out.parameters ?? []).filter((p: Node) => {
+      const parameter = resolveRef(spec, p) ?? {};
+      return parameter.in !== 'query' || parameter.required;
+    });
+    out['x-dredd-demo'] = plan.withoutOptionalQuery[id];
+  }
   // A demo value for one operation's parameter: an inline copy in the operation, which overrides the
   // path's parameter of that name (OpenAPI: an operation's parameter overrides the path item's).
   for (const [name, demo] of Object.entries(plan.operationParameters[id] ?? {})) {
@@ -470,6 +493,7 @@ function operationTo30(spec: Node, plan: DreddPlan, operation: Node, pathParamet
     });
   }
   if (plan.skipped[id]) out['x-dredd-skipped'] = plan.skipped[id];
+  if (plan.last.includes(id)) out['x-dredd-last'] = plan.last.indexOf(id) + 1;
   if (plan.fromAnswer[id]) out['x-dredd-from-answer'] = plan.fromAnswer[id];
   const upload = plan.multipart[id];
   if (upload) {
@@ -506,6 +530,8 @@ function checkPlan(spec: Node, api: DreddApi, plan: DreddPlan) {
   const named = [
     ...Object.keys(plan.skipped),
     ...plan.first,
+    ...plan.last,
+    ...Object.keys(plan.withoutOptionalQuery),
     ...Object.keys(plan.bodies),
     ...Object.keys(plan.operationParameters),
     ...Object.keys(plan.multipart),

@@ -1,6 +1,8 @@
 // The mock as an Express app: `/openapi/v1`, `/api/v2` and `/__admin` over one platform. Only
 // main.ts listens; tests build the app in-process.
+
 import express, { type NextFunction, type Request, type Response } from 'express';
+import type { components as AdminComponents } from '../generated/admin.ts';
 import { errorCodes as adminErrorCodes } from '../generated/admin.ts';
 import { errorCodes as v2ErrorCodes } from '../generated/v2.ts';
 import { DomainError, type ErrorCode } from './domain/errors.ts';
@@ -48,7 +50,14 @@ export interface AppOptions {
    * the loopback names.
    */
   allowedHosts?: string[];
+  /**
+   * What the mock started from, which a reset that names no seed brings back: a seed's name (`demo`,
+   * `empty`, `scale`) or fixtures. Default: the demo seed.
+   */
+  start?: StartState;
 }
+
+export type StartState = { seed: string } | { fixture: AdminComponents['schemas']['Fixture'] };
 
 /** The `trust proxy` setting of a flag's value (`none` = trust no one), or an Error saying what is wrong. */
 export function trustProxySetting(value: string): string | false {
@@ -146,6 +155,7 @@ export function createApp(options: AppOptions) {
       journal,
       adminToken: options.adminToken,
       version: options.version ?? '0.0.0',
+      start: options.start ?? { seed: 'demo' },
       onResponseMismatch: mismatch('admin'),
     }),
   );

@@ -249,6 +249,7 @@ const { app } = createApp({
   trustProxy,
   journalSize,
   allowedHosts,
+  start: fixtures ? { fixture: fixtures.fixture } : { seed: values['seed-scale'] ? 'scale' : seedName },
 });
 const dispatcher = new WebhookDispatcher(platform, { timeoutMs: webhookTimeout * 1000 });
 dispatcher.start();

@@ -58,6 +58,23 @@ describe('lmskit mock --fixtures FILE', () => {
     await stop(p);
   });
 
+  it('goes back to the fixtures on a reset that names no seed, and across a restart with its state file (docs/mock.md, Reset)', async () => {
+    const stateFile = join(dir, 'reset.jsonl');
+    const first = await mock(['--fixtures', EXAMPLE, '--frozen-clock', '--state-file', stateFile]);
+    const created = await first.v1('/groups', { method: 'POST', json: { name: 'Gone after the reset' } });
+    expect(created.status).toBe(201);
+    const reset = await first.admin('/reset', { method: 'POST', json: {} });
+    expect(reset.body).toMatchObject({ seed: 'fixtures', reset: expect.arrayContaining(['state']) });
+    expect((await first.v1(`/groups/${created.body.id}/statistics`)).status).toBe(404);
+    expect((await first.v1('/courses')).body.totalCount).toBe(3);
+    await stop(first.p, 'SIGKILL');
+    // Replayed from the state file alone (no --fixtures): the reset's fixtures are in its journal.
+    const again = await mock(['--frozen-clock', '--state-file', stateFile]);
+    expect((await again.v1('/courses')).body.totalCount).toBe(3);
+    expect((await again.v1(`/groups/${created.body.id}/statistics`)).status).toBe(404);
+    await stop(again.p);
+  });
+
   it('names the entry and field of a problem in one sentence, and exits 2', async () => {
     const bad = join(dir, 'bad.yaml');
     writeFileSync(

@@ -113,6 +113,7 @@ beforeAll(async () => {
   await writeFile(join(project, 'conformance.test.ts'), await guideExample('conformance.test.ts'));
   await writeFile(join(project, 'agent.test.ts'), await guideExample('agent.test.ts'));
   await writeFile(join(project, 'fixtures.test.ts'), await guideExample('fixtures.test.ts'));
+  await writeFile(join(project, 'integration.test.ts'), await guideExample('integration.test.ts'));
   await mkdir(join(project, 'test'));
   await writeFile(join(project, 'test', 'sales.yaml'), await guideExample('test/sales.yaml', 'yaml', '#'));
   await writeFile(join(project, 'types.ts'), TYPES_TS);
@@ -251,6 +252,12 @@ describe('in an unrelated project', () => {
   it("runs the guide's fixtures example: a mock from the test's YAML file, loaded again after a reset", async () => {
     const { code, output } = await npx(['vitest', 'run', 'fixtures.test.ts']);
     expect(output).toMatch(/Tests\s+1 passed/);
+    expect(code, output).toBe(0);
+  });
+
+  it("runs the guide's all-in-one file: fixtures, an agent's write and what the platform received, a retried 429, a reset, the whole suite passed", async () => {
+    const { code, output } = await npx(['vitest', 'run', 'integration.test.ts']);
+    expect(output).toMatch(/4 passed/);
     expect(code, output).toBe(0);
   });
 

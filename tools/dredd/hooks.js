@@ -6,6 +6,9 @@
 //
 // Each transaction's operation is looked up, by path and method, in the export Dredd read
 // (`transaction.origin.filename`); then the hooks
+// - run the operations the export marks `x-dredd-last` after all others, in the order of the mark
+//   (those that take away what the others read: the export's path order cannot place them, since
+//   one path item holds several operations);
 // - skip an operation the export marks `x-dredd-skipped`, and log the reason it gives;
 // - send the key the operation's security requirement names: the site key (`X-API-KEY`,
 //   LMSKIT_API_KEY), an MCP key with read and write scopes (`X-MCP-Key`, LMSKIT_MCP_KEY) or the mock's
@@ -110,6 +113,13 @@ function multipart(transaction, { field, filename, contentType, base64 }) {
   transaction.request.body = body.toString('base64');
   transaction.request.bodyEncoding = 'base64';
 }
+
+hooks.beforeAll((transactions, done) => {
+  // Dredd runs the array it hands here, read one index at a time: sorting it in place reorders the run.
+  const lastOf = (transaction) => operationOf(transaction).operation?.['x-dredd-last'] ?? 0;
+  transactions.sort((a, b) => lastOf(a) - lastOf(b));
+  done();
+});
 
 hooks.beforeEach((transaction, done) => {
   try {

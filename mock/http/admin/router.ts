@@ -4,11 +4,13 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { components, PathOperations } from '../../../generated/admin.ts';
 import { type Node, resolveRef } from '../../../lib/spec-walk.ts';
+import type { StartState } from '../../app.ts';
 import { toIso } from '../../domain/clock.ts';
 import { generateKey } from '../../domain/mcp-keys.ts';
 import type { McpKey, WebhookReceiver } from '../../domain/model.ts';
 import type { Platform, Snapshot } from '../../domain/platform.ts';
 import type { TenantState } from '../../domain/tenant-state.ts';
+import { prepareFixture } from '../../seed/fixtures.ts';
 import { contractRouter, type InputProblem } from '../contract.ts';
 import { describeProblems, errorAnswer, sendError } from '../error-body.ts';
 import type { RequestJournal } from '../journal.ts';
@@ -34,6 +36,8 @@ export interface AdminOptions {
   journal: RequestJournal;
   adminToken: string;
   version: string;
+  /** What a reset that names no seed brings back (mock/app.ts, `start`). */
+  start: StartState;
   onResponseMismatch?: Parameters<typeof contractRouter>[0]['onResponseMismatch'];
 }
 
@@ -83,9 +87,15 @@ export function adminRouter(options: AdminOptions) {
     // the next (openapi/admin, resetState): the state with its clock, and with it the rate-limit
     // counters (the v2 pipeline forgets them on every load); the faults and the journal here.
     resetState: (_req, res, { body }) => {
-      const seed = body?.seed ?? 'demo';
+      // Without a seed named, back to what the mock started from: its seed, or its fixtures, loaded by
+      // the journalled command a fixture load is (so a state file replays the same state).
+      const { start } = options;
+      const back = body?.seed === undefined && 'fixture' in start ? start.fixture : undefined;
+      const seed = back ? 'fixtures' : (body?.seed ?? ('seed' in start ? start.seed : 'demo'));
       const keep = new Set(body?.keep ?? []);
-      const now = run('reset', { seed });
+      const now = back
+        ? run('loadFixtures', { fixtures: prepareFixture(back, platform.settings) })
+        : run('reset', { seed });
       const reset: ResetPart[] = ['state', 'clock', 'limits'];
       if (!keep.has('faults')) {
         runtime.clearFaults();
@@ -98,7 +108,7 @@ export function adminRouter(options: AdminOptions) {
         reset.push('journal');
       }
       const kept: ResetPart[] = [...keep];
-      return ok({ seed, now, reset, kept });
+      return ok({ seed: seed as 'demo' | 'empty' | 'scale' | 'fixtures', now, reset, kept });
     },
 
     createTenant: (_req, _res, { body }) => {
