@@ -6,7 +6,7 @@ import type { operations as V1Operations } from '../generated/v1.ts';
 import type { operations as V2Operations } from '../generated/v2.ts';
 import { formatErrors, SpecSchemas } from '../lib/openapi-schemas.ts';
 import { bundlePath } from '../lib/paths.ts';
-import { operations, resolveRef } from '../lib/spec-walk.ts';
+import { type Node, operations, resolveRef } from '../lib/spec-walk.ts';
 import { loadTools } from '../lib/tool-schemas.ts';
 import { acceptsAnything, documentedSpec } from './documented.ts';
 import { curlOf, type Exchange, HttpClient } from './http.ts';
@@ -84,9 +84,6 @@ export interface Spent {
   /** Requests sent to reach the per-key rate limit (--probe-limits). */
   rateLimitRequests: number;
 }
-
-// biome-ignore lint/suspicious/noExplicitAny: documents and answers are walked generically.
-type Node = Record<string, any>;
 
 export interface KeyInfo {
   key: string;

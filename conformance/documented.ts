@@ -13,8 +13,7 @@
 //   the seeds nowhere forbid a field they do not list. An extra field is at most the kit's choice
 //   departed from (a SHOULD), never a MUST failure.
 
-// biome-ignore lint/suspicious/noExplicitAny: schemas are walked generically.
-type Node = Record<string, any>;
+import type { Node } from '../lib/spec-walk.ts';
 
 const isObject = (v: unknown): v is Node => typeof v === 'object' && v !== null && !Array.isArray(v);
 const mapValues = (o: Node, f: (v: unknown) => unknown) =>

@@ -86,7 +86,7 @@ describe('the console (docs/console.md)', () => {
     expect(await detail.locator('[aria-label="Request"]').innerText()).not.toContain(siteKey);
     expect(await detail.locator('[aria-label="Contract verdict"]').innerText()).toContain('answer valid');
     await detail.getByRole('button', { name: 'Copy as curl' }).click();
-    const curl = await detail.locator('pre[aria-label="curl command"]').innerText();
+    const curl = await detail.locator('[aria-label="curl command"] pre').innerText();
     expect(curl).toContain(`curl -X GET '${base}/openapi/v1/courses?limit=2'`);
     expect(curl).toContain(`x-api-key: <x-api-key ending ${siteKey.slice(-4)}>`);
   });

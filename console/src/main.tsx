@@ -32,10 +32,15 @@ function SignIn({ onToken }: { onToken: (token: string) => void }) {
     <main class="signin">
       <h1>lmskit console</h1>
       <p>
-        Open the console from the link <code>npm start</code> printed (it carries the admin token), or paste the admin
-        token here.
+        Open the console from the link <code>npm start</code> printed (it carries the admin token), or paste
+        the admin token here.
       </p>
-      <form onSubmit={(e) => (e.preventDefault(), onToken(token))}>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          onToken(token);
+        }}
+      >
         <input aria-label="Admin token" value={token} onInput={(e) => setToken(e.currentTarget.value)} />
         <button type="submit">Sign in</button>
       </form>

@@ -23,7 +23,13 @@ export const ErrorLine = ({ message }: { message: string | null }) =>
   ) : null;
 
 export const Json = ({ value }: { value: unknown }) => (
-  <pre class="json">{value === null || value === undefined ? '(none)' : typeof value === 'string' ? value : JSON.stringify(value, null, 2)}</pre>
+  <pre class="json">
+    {value === null || value === undefined
+      ? '(none)'
+      : typeof value === 'string'
+        ? value
+        : JSON.stringify(value, null, 2)}
+  </pre>
 );
 
 /**
@@ -58,14 +64,19 @@ export function useLoads() {
 }
 
 /** Previous / "1–25 of 100" / Next over a list paged on the server. */
-export const Pager = (props: { offset: number; size: number; total: number; onOffset: (offset: number) => void }) => {
+export const Pager = (props: {
+  offset: number;
+  size: number;
+  total: number;
+  onOffset: (offset: number) => void;
+}) => {
   const { offset, size, total, onOffset } = props;
   return (
     <p class="pager">
       <button type="button" disabled={offset === 0} onClick={() => onOffset(Math.max(0, offset - size))}>
         Previous
       </button>{' '}
-      <span aria-label="Page">
+      <span role="status" aria-label="Page">
         {total === 0 ? 0 : offset + 1}–{Math.min(offset + size, total)} of {total}
       </span>{' '}
       <button type="button" disabled={offset + size >= total} onClick={() => onOffset(offset + size)}>

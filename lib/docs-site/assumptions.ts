@@ -3,11 +3,9 @@
 import { marked } from 'marked';
 import { escapeHtml as html } from '../html.ts';
 import type { ApiName } from '../paths.ts';
+import type { Node } from '../spec-walk.ts';
 import type { ToolDefinition } from '../tool-schemas.ts';
 import { operationHref, operationsOf } from './reference.ts';
-
-// biome-ignore lint/suspicious/noExplicitAny: OpenAPI documents are walked generically.
-type Node = Record<string, any>;
 
 export interface Assumption {
   /** JSON pointer segments of the marked object. */

@@ -2,13 +2,10 @@
 // parameters, an example call and its result, and the backend operations it makes.
 import { marked } from 'marked';
 import { escapeHtml as html } from '../html.ts';
-import { resolveRef } from '../spec-walk.ts';
+import { type Node, resolveRef } from '../spec-walk.ts';
 import type { BackendCall, ToolDefinition, ToolIndex } from '../tool-schemas.ts';
 import { operationHref } from './reference.ts';
 import { firstExample, schemaExample } from './samples.ts';
-
-// biome-ignore lint/suspicious/noExplicitAny: OpenAPI documents are walked generically.
-type Node = Record<string, any>;
 
 /** A v2 operation by id, with the parameters of its path item merged in. */
 function operationById(v2: Node, operationId: string): Node {

@@ -14,6 +14,16 @@ import { ROOT } from '../../lib/paths.ts';
 import { toolNames } from '../../lib/tool-schemas.ts';
 
 const run = promisify(execFile);
+
+/**
+ * How long each step may take before it counts as hung, by what it waits for: a pack builds the
+ * declarations with tsc; an install unpacks the kit and vitest from npm's cache (the registry only
+ * for what the cache lacks); a vitest or tsc run in the integrator's project compiles and runs it. Set
+ * for a 2-core machine with two other CPU-bound processes (about three times a quiet machine's), a
+ * guard against a hang and never a measure of speed: each command is killed at its budget, and each
+ * hook and test waits for the sum of its commands' budgets.
+ */
+const BUDGET_MS = { pack: 300_000, install: 300_000, vitest: 240_000, tsc: 240_000, command: 120_000 };
 const manifest = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8'));
 
 /** An example file of the guide, verbatim: the `lang` block that starts `// <file>` (`# <file>` in YAML). */
@@ -102,6 +112,7 @@ beforeAll(async () => {
   const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', dir], {
     cwd: ROOT,
     maxBuffer: 16 * 1024 * 1024,
+    timeout: BUDGET_MS.pack,
   });
   packed = JSON.parse(stdout.slice(stdout.indexOf('[')))[0];
   await mkdir(project);
@@ -131,22 +142,23 @@ beforeAll(async () => {
       `vitest@${manifest.devDependencies.vitest}`,
       `typescript@${manifest.devDependencies.typescript}`,
     ],
-    { cwd: project, maxBuffer: 16 * 1024 * 1024 },
+    { cwd: project, maxBuffer: 16 * 1024 * 1024, timeout: BUDGET_MS.install },
   );
-});
+}, BUDGET_MS.pack + BUDGET_MS.install);
 
 afterAll(async () => {
   for (const child of children) child.kill('SIGTERM');
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-/** `npx …` in the integrator's project: exit code and everything printed. */
-async function npx(args: string[]): Promise<{ code: number; output: string }> {
+/** `npx …` in the integrator's project, killed after `budget` ms: exit code and everything printed. */
+async function npx(args: string[], budget = BUDGET_MS.command): Promise<{ code: number; output: string }> {
   try {
     const { stdout, stderr } = await run('npx', args, {
       cwd: project,
       env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
       maxBuffer: 16 * 1024 * 1024,
+      timeout: budget,
     });
     return { code: 0, output: stdout + stderr };
   } catch (error) {
@@ -237,114 +249,143 @@ describe('the tarball', () => {
 });
 
 describe('in an unrelated project', () => {
-  it("runs the guide's example with vitest: a mock per suite, a user, its webhook event, a read-only licence", async () => {
-    const { code, output } = await npx(['vitest', 'run', 'mock.test.ts']);
-    expect(output).toMatch(/Tests\s+2 passed/);
-    expect(code, output).toBe(0);
-  });
+  it(
+    "runs the guide's example with vitest: a mock per suite, a user, its webhook event, a read-only licence",
+    async () => {
+      const { code, output } = await npx(['vitest', 'run', 'mock.test.ts'], BUDGET_MS.vitest);
+      expect(output).toMatch(/Tests\s+2 passed/);
+      expect(code, output).toBe(0);
+    },
+    BUDGET_MS.vitest,
+  );
 
-  it("runs the guide's agent example: tools through mock.mcpClient, and what the platform received", async () => {
-    const { code, output } = await npx(['vitest', 'run', 'agent.test.ts']);
-    expect(output).toMatch(/Tests\s+2 passed/);
-    expect(code, output).toBe(0);
-  });
+  it(
+    "runs the guide's agent example: tools through mock.mcpClient, and what the platform received",
+    async () => {
+      const { code, output } = await npx(['vitest', 'run', 'agent.test.ts'], BUDGET_MS.vitest);
+      expect(output).toMatch(/Tests\s+2 passed/);
+      expect(code, output).toBe(0);
+    },
+    BUDGET_MS.vitest,
+  );
 
-  it("runs the guide's fixtures example: a mock from the test's YAML file, loaded again after a reset", async () => {
-    const { code, output } = await npx(['vitest', 'run', 'fixtures.test.ts']);
-    expect(output).toMatch(/Tests\s+1 passed/);
-    expect(code, output).toBe(0);
-  });
+  it(
+    "runs the guide's fixtures example: a mock from the test's YAML file, loaded again after a reset",
+    async () => {
+      const { code, output } = await npx(['vitest', 'run', 'fixtures.test.ts'], BUDGET_MS.vitest);
+      expect(output).toMatch(/Tests\s+1 passed/);
+      expect(code, output).toBe(0);
+    },
+    BUDGET_MS.vitest,
+  );
 
-  it("runs the guide's all-in-one file: fixtures, an agent's write and what the platform received, a retried 429, a reset, the whole suite passed", async () => {
-    const { code, output } = await npx(['vitest', 'run', 'integration.test.ts']);
-    expect(output).toMatch(/4 passed/);
-    expect(code, output).toBe(0);
-  });
+  it(
+    "runs the guide's all-in-one file: fixtures, an agent's write and what the platform received, a retried 429, a reset, the whole suite passed",
+    async () => {
+      const { code, output } = await npx(['vitest', 'run', 'integration.test.ts'], BUDGET_MS.vitest);
+      expect(output).toMatch(/4 passed/);
+      expect(code, output).toBe(0);
+    },
+    BUDGET_MS.vitest,
+  );
 
-  it("runs the guide's conformance example: a mock and the tool server in-process, the whole suite passed", async () => {
-    const { code, output } = await npx(['vitest', 'run', 'conformance.test.ts']);
-    expect(output).toMatch(/Tests\s+1 passed/);
-    expect(code, output).toBe(0);
-  });
+  it(
+    "runs the guide's conformance example: a mock and the tool server in-process, the whole suite passed",
+    async () => {
+      const { code, output } = await npx(['vitest', 'run', 'conformance.test.ts'], BUDGET_MS.vitest);
+      expect(output).toMatch(/Tests\s+1 passed/);
+      expect(code, output).toBe(0);
+    },
+    BUDGET_MS.vitest,
+  );
 
   it.each([
     ['nodenext', []],
     ['bundler', ['--module', 'esnext', '--moduleResolution', 'bundler']],
-  ])('type-checks its code and the README example with tsc, moduleResolution %s', async (_name, flags) => {
-    const { code, output } = await npx(['tsc', '-p', '.', ...flags]);
-    expect(output.split('\n').filter((line) => line.includes('error'))).toEqual([]);
-    expect(code).toBe(0);
-  });
+  ])(
+    'type-checks its code and the README example with tsc, moduleResolution %s',
+    async (_name, flags) => {
+      const { code, output } = await npx(['tsc', '-p', '.', ...flags], BUDGET_MS.tsc);
+      expect(output.split('\n').filter((line) => line.includes('error'))).toEqual([]);
+      expect(code).toBe(0);
+    },
+    BUDGET_MS.tsc,
+  );
 
-  it('runs npx lmskit mock, mcp and conformance; says the clone-only commands are not there', async () => {
-    const mock = startCommand(
-      ['mock', '--port', '0'],
-      /Integration REST API \(v1\)\s+(http:\/\/\S+)\/openapi\/v1/,
-    );
-    const base = (await mock.matched)[1] as string;
-    await expect.poll(() => mock.output()).toMatch(/try: curl/);
-    expect(mock.output()).toContain('docs: not served by the installed package');
-    const key = /MCP key \(read\+write, ada\): X-MCP-Key (\S+)/.exec(mock.output())?.[1] as string;
-    const courses = await fetch(`${base}/openapi/v1/courses`, {
-      headers: { 'x-api-key': 'demo_site_key_4f1c9a7e2b6d8053' },
-    });
-    expect(courses.status).toBe(200);
-    // The console (docs/console.md) is bundled from the package's own sources on the first visit.
-    const link = /console: (\S+)/.exec(mock.output())?.[1] as string;
-    expect(link).toContain(`${base}/console/#token=`);
-    expect((await fetch(`${base}/console/`)).status).toBe(200);
-    const script = await fetch(`${base}/console/console.js`);
-    expect(script.status).toBe(200);
-    expect(await script.text()).toContain('/__admin');
+  it(
+    'runs npx lmskit mock, mcp and conformance; says the clone-only commands are not there',
+    async () => {
+      const mock = startCommand(
+        ['mock', '--port', '0'],
+        /Integration REST API \(v1\)\s+(http:\/\/\S+)\/openapi\/v1/,
+      );
+      const base = (await mock.matched)[1] as string;
+      await expect.poll(() => mock.output()).toMatch(/try: curl/);
+      expect(mock.output()).toContain('docs: not served by the installed package');
+      const key = /MCP key \(read\+write, ada\): X-MCP-Key (\S+)/.exec(mock.output())?.[1] as string;
+      const courses = await fetch(`${base}/openapi/v1/courses`, {
+        headers: { 'x-api-key': 'demo_site_key_4f1c9a7e2b6d8053' },
+      });
+      expect(courses.status).toBe(200);
+      // The console (docs/console.md) is bundled from the package's own sources on the first visit.
+      const link = /console: (\S+)/.exec(mock.output())?.[1] as string;
+      expect(link).toContain(`${base}/console/#token=`);
+      expect((await fetch(`${base}/console/`)).status).toBe(200);
+      const script = await fetch(`${base}/console/console.js`);
+      expect(script.status).toBe(200);
+      expect(await script.text()).toContain('/__admin');
 
-    // The tool server over stdio, as an agent's client starts it.
-    const mcp = startCommand(['mcp', '--base-url', base, '--key', key], /"id":2/, true);
-    const send = (message: object) => mcp.child.stdin?.write(`${JSON.stringify(message)}\n`);
-    send({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-06-18',
-        capabilities: {},
-        clientInfo: { name: 'outside', version: '1' },
-      },
-    });
-    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-    send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
-    await mcp.matched;
-    const list = mcp
-      .output()
-      .split('\n')
-      .map((line) => (line.startsWith('{') ? JSON.parse(line) : {}))
-      .find((m) => m.id === 2);
-    expect(list.result.tools).toHaveLength(toolNames().length);
+      // The tool server over stdio, as an agent's client starts it.
+      const mcp = startCommand(['mcp', '--base-url', base, '--key', key], /"id":2/, true);
+      const send = (message: object) => mcp.child.stdin?.write(`${JSON.stringify(message)}\n`);
+      send({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-06-18',
+          capabilities: {},
+          clientInfo: { name: 'outside', version: '1' },
+        },
+      });
+      send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+      await mcp.matched;
+      const list = mcp
+        .output()
+        .split('\n')
+        .map((line) => (line.startsWith('{') ? JSON.parse(line) : {}))
+        .find((m) => m.id === 2);
+      expect(list.result.tools).toHaveLength(toolNames().length);
 
-    const report = join(dir, 'report.json');
-    const conformance = await npx([
-      'lmskit',
-      'conformance',
-      '--base-url',
-      base,
-      '--api-key',
-      'demo_site_key_4f1c9a7e2b6d8053',
-      '--mcp-key',
-      key,
-      '--only',
-      'v1.courses.*',
-      '--report',
-      `json=${report}`,
-    ]);
-    // A selection of checks leaves MUSTs unrun: incomplete, exit 3 (docs/conformance.md).
-    expect(conformance.code, conformance.output).toBe(3);
-    const json = JSON.parse(await readFile(report, 'utf8'));
-    expect(json.outcome).toBe('incomplete');
-    const ran = json.results.filter((r: { id: string }) => r.id.startsWith('v1.courses.'));
-    expect(ran.length).toBeGreaterThan(0);
-    expect(ran.every((r: { status: string }) => r.status === 'pass')).toBe(true);
+      const report = join(dir, 'report.json');
+      const conformance = await npx([
+        'lmskit',
+        'conformance',
+        '--base-url',
+        base,
+        '--api-key',
+        'demo_site_key_4f1c9a7e2b6d8053',
+        '--mcp-key',
+        key,
+        '--only',
+        'v1.courses.*',
+        '--report',
+        `json=${report}`,
+      ]);
+      // A selection of checks leaves MUSTs unrun: incomplete, exit 3 (docs/conformance.md).
+      expect(conformance.code, conformance.output).toBe(3);
+      const json = JSON.parse(await readFile(report, 'utf8'));
+      expect(json.outcome).toBe('incomplete');
+      const ran = json.results.filter((r: { id: string }) => r.id.startsWith('v1.courses.'));
+      expect(ran.length).toBeGreaterThan(0);
+      expect(ran.every((r: { status: string }) => r.status === 'pass')).toBe(true);
 
-    const generate = await npx(['lmskit', 'generate']);
-    expect(generate.code).toBe(2);
-    expect(generate.output).toContain('lmskit generate works in a clone of the kit');
-  });
+      const generate = await npx(['lmskit', 'generate']);
+      expect(generate.code).toBe(2);
+      expect(generate.output).toContain('lmskit generate works in a clone of the kit');
+      // Three commands and the processes' start: each command's budget.
+    },
+    3 * BUDGET_MS.command,
+  );
 });

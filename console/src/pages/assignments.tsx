@@ -58,15 +58,31 @@ export function Assignments({ onUser }: { onUser: (id: number) => void }) {
       <form class="inline" aria-label="Assignment filters" onSubmit={submit}>
         <label>
           Learner
-          <input name="userId" value={learner} placeholder="id or API ID" size={12} onInput={(e) => setLearner(e.currentTarget.value)} />
+          <input
+            name="userId"
+            value={learner}
+            placeholder="id or API ID"
+            size={12}
+            onInput={(e) => setLearner(e.currentTarget.value)}
+          />
         </label>
         <label>
           Course
-          <input name="courseId" value={course} placeholder="id" size={6} onInput={(e) => setCourse(e.currentTarget.value)} />
+          <input
+            name="courseId"
+            value={course}
+            placeholder="id"
+            size={6}
+            onInput={(e) => setCourse(e.currentTarget.value)}
+          />
         </label>
         <label>
           Status
-          <select name="status" value={filters.status ?? ''} onChange={(e) => byStatus(e.currentTarget.value)}>
+          <select
+            name="status"
+            value={filters.status ?? ''}
+            onChange={(e) => byStatus(e.currentTarget.value)}
+          >
             <option value="">any</option>
             {STATUSES.map((s) => (
               <option value={s}>{s}</option>

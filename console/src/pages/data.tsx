@@ -29,7 +29,9 @@ export function DataPage() {
         ) : (
           <Records kind={kind} onUser={setUserId} key={kind} />
         )}
-        {(kind === 'users' || kind === 'assignments') && userId !== null ? <UserDetail userId={userId} /> : null}
+        {(kind === 'users' || kind === 'assignments') && userId !== null ? (
+          <UserDetail userId={userId} />
+        ) : null}
       </div>
     </section>
   );
@@ -51,12 +53,20 @@ function Records({ kind, onUser }: { kind: Kind; onUser: (id: number) => void })
     const load = async () => {
       if (kind === 'users') {
         const { data, error: e } = await admin.GET('/tenants/{tenantId}/users', { params });
-        if (data) return { total: data.total, rows: data.users.map((u) => ({ id: u.id, cells: [u.id, u.name, u.email, u.role] })) };
+        if (data)
+          return {
+            total: data.total,
+            rows: data.users.map((u) => ({ id: u.id, cells: [u.id, u.name, u.email, u.role] })),
+          };
         throw e;
       }
       if (kind === 'groups') {
         const { data, error: e } = await admin.GET('/tenants/{tenantId}/groups', { params });
-        if (data) return { total: data.total, rows: data.groups.map((g) => ({ id: g.id, cells: [g.id, g.name, g.parentId ?? '—', g.members] })) };
+        if (data)
+          return {
+            total: data.total,
+            rows: data.groups.map((g) => ({ id: g.id, cells: [g.id, g.name, g.parentId ?? '—', g.members] })),
+          };
         throw e;
       }
       const { data, error: e } = await admin.GET('/tenants/{tenantId}/courses', { params });
@@ -120,7 +130,11 @@ function Records({ kind, onUser }: { kind: Kind; onUser: (id: number) => void })
         </thead>
         <tbody>
           {rows.map((r) => (
-            <tr data-id={r.id} onClick={() => kind === 'users' && onUser(r.id)} class={kind === 'users' ? 'clickable' : ''}>
+            <tr
+              data-id={r.id}
+              onClick={() => kind === 'users' && onUser(r.id)}
+              class={kind === 'users' ? 'clickable' : ''}
+            >
               {r.cells.map((c) => (
                 <td>{c}</td>
               ))}
@@ -147,7 +161,9 @@ function UserDetail({ userId }: { userId: number }) {
   const loads = useLoads();
   const load = async () => {
     const n = loads.begin();
-    const { data, error: e } = await admin.GET('/tenants/{tenantId}/users/{userId}', { params: { path: { tenantId, userId } } });
+    const { data, error: e } = await admin.GET('/tenants/{tenantId}/users/{userId}', {
+      params: { path: { tenantId, userId } },
+    });
     if (!loads.take(n)) return;
     setDetail(data ?? null);
     setError(data ? null : problem(e));
@@ -158,7 +174,11 @@ function UserDetail({ userId }: { userId: number }) {
 
   const play = async (courseId: number, action: components['schemas']['RecordProgressRequest']['action']) => {
     const body: components['schemas']['RecordProgressRequest'] =
-      action === 'progress' ? { action, progressValue: 50 } : action === 'finish' ? { action, resultValue: 90 } : { action };
+      action === 'progress'
+        ? { action, progressValue: 50 }
+        : action === 'finish'
+          ? { action, resultValue: 90 }
+          : { action };
     const { error: e } = await admin.POST('/tenants/{tenantId}/users/{userId}/courses/{courseId}/progress', {
       params: { path: { tenantId, userId, courseId } },
       body,
@@ -171,7 +191,11 @@ function UserDetail({ userId }: { userId: number }) {
   return (
     <article class="detail" aria-label="User detail">
       <h3>
-        {detail.user.name} <span class="muted">({detail.user.apiId}, {detail.user.role}{detail.banned ? ', banned' : ''})</span>
+        {detail.user.name}{' '}
+        <span class="muted">
+          ({detail.user.apiId}, {detail.user.role}
+          {detail.banned ? ', banned' : ''})
+        </span>
       </h3>
       <ErrorLine message={error} />
       <p>Groups: {detail.groups.map((g) => g.name).join(', ') || 'none'}</p>

@@ -154,7 +154,12 @@ export function FaultsPage() {
           Download snapshot
         </button>{' '}
         <label class="file">
-          Upload snapshot <input type="file" accept="application/json" onChange={(e) => importState(e.currentTarget.files?.[0])} />
+          Upload snapshot{' '}
+          <input
+            type="file"
+            accept="application/json"
+            onChange={(e) => importState(e.currentTarget.files?.[0])}
+          />
         </label>
       </p>
       <h3>Reset</h3>

@@ -117,7 +117,9 @@ export function Requests() {
       </form>
       <ErrorLine message={error} />
       <p class="muted">
-        {held ? `${entries.length} shown; the journal holds ${held.held} of at most ${held.size}, newest first.` : ''}
+        {held
+          ? `${entries.length} shown; the journal holds ${held.held} of at most ${held.size}, newest first.`
+          : ''}
       </p>
       <div class="split">
         <table class="journal" aria-label="Journal">
@@ -148,14 +150,22 @@ export function Requests() {
                 <td class="url">{e.url}</td>
                 <td class="status">{e.status}</td>
                 <td>{e.operationId ?? '—'}</td>
-                <td>{e.caller ? [e.caller.tenantId, e.caller.keyId, e.caller.userId].filter(Boolean).join(' · ') : '—'}</td>
+                <td>
+                  {e.caller
+                    ? [e.caller.tenantId, e.caller.keyId, e.caller.userId].filter(Boolean).join(' · ')
+                    : '—'}
+                </td>
                 <td class={`verdict ${verdictClass(e)}`}>{verdictText(e)}</td>
                 <td>{e.latencyMs.toFixed(1)}</td>
               </tr>
             ))}
           </tbody>
         </table>
-        {selected ? <RequestDetail id={selected} /> : <p class="muted">Choose a request to see it in full.</p>}
+        {selected ? (
+          <RequestDetail id={selected} />
+        ) : (
+          <p class="muted">Choose a request to see it in full.</p>
+        )}
       </div>
     </section>
   );
@@ -180,11 +190,13 @@ function RequestDetail({ id }: { id: string }) {
   useEffect(() => {
     const n = loads.begin();
     setCurl(null);
-    admin.GET('/journal/{requestId}', { params: { path: { requestId: id } } }).then(({ data, error: refused }) => {
-      if (!loads.take(n)) return;
-      setDetail(data ?? null);
-      setError(data ? null : problem(refused));
-    });
+    admin
+      .GET('/journal/{requestId}', { params: { path: { requestId: id } } })
+      .then(({ data, error: refused }) => {
+        if (!loads.take(n)) return;
+        setDetail(data ?? null);
+        setError(data ? null : problem(refused));
+      });
   }, [admin, id]);
 
   if (error) return <ErrorLine message={error} />;
@@ -202,10 +214,10 @@ function RequestDetail({ id }: { id: string }) {
           {entry.method} {entry.url} → <span class="status">{entry.status}</span>
         </h3>
         <p class="muted">
-          {entry.id} · {entry.api} · {entry.operationId ?? 'no operation matched'} · {entry.latencyMs} ms · wall{' '}
-          {entry.at} · virtual {entry.virtualAt}
+          {entry.id} · {entry.api} · {entry.operationId ?? 'no operation matched'} · {entry.latencyMs} ms ·
+          wall {entry.at} · virtual {entry.virtualAt}
         </p>
-        <div class={`verdict-box ${verdictClass(entry)}`} aria-label="Contract verdict">
+        <section class={`verdict-box ${verdictClass(entry)}`} aria-label="Contract verdict">
           <strong>Contract:</strong> request {entry.verdict.request}, answer {entry.verdict.response}
           {entry.verdict.errors.length ? (
             <ul>
@@ -214,11 +226,15 @@ function RequestDetail({ id }: { id: string }) {
               ))}
             </ul>
           ) : null}
-        </div>
+        </section>
         <button type="button" onClick={copy}>
           Copy as curl
         </button>
-        {curl ? <pre class="curl" aria-label="curl command">{curl}</pre> : null}
+        {curl ? (
+          <section aria-label="curl command">
+            <pre class="curl">{curl}</pre>
+          </section>
+        ) : null}
       </header>
       <div class="side-by-side">
         <Message title="Request" message={request} />
@@ -230,7 +246,7 @@ function RequestDetail({ id }: { id: string }) {
 
 function Message({ title, message }: { title: string; message: Detail['request'] }) {
   return (
-    <div class="message" aria-label={title}>
+    <section class="message" aria-label={title}>
       <h4>{title}</h4>
       <table class="headers">
         <tbody>
@@ -244,6 +260,6 @@ function Message({ title, message }: { title: string; message: Detail['request']
       </table>
       {message.bodyNote ? <p class="note">{message.bodyNote}</p> : null}
       <Json value={message.body} />
-    </div>
+    </section>
   );
 }

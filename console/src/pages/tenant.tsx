@@ -47,7 +47,10 @@ export function TenantPage() {
   }, [tenantId]);
 
   const update = async (patch: components['schemas']['UpdateTenantRequest']) => {
-    const { data, error: refused } = await admin.PATCH('/tenants/{tenantId}', { params: { path }, body: patch });
+    const { data, error: refused } = await admin.PATCH('/tenants/{tenantId}', {
+      params: { path },
+      body: patch,
+    });
     if (data) setTenant(data);
     setError(data ? null : problem(refused));
   };
@@ -61,7 +64,9 @@ export function TenantPage() {
     setCreated(data ? { id: data.id, key: data.key } : null);
   };
   const resetLimits = async () => {
-    const { data, error: refused } = await admin.POST('/tenants/{tenantId}/limits/reset', { params: { path } });
+    const { data, error: refused } = await admin.POST('/tenants/{tenantId}/limits/reset', {
+      params: { path },
+    });
     if (data) setLimits(data);
     setError(data ? null : problem(refused));
   };
@@ -81,30 +86,50 @@ export function TenantPage() {
       <fieldset aria-label="Licence">
         <legend>Licence</legend>
         <label>
-          <input type="checkbox" checked={tenant.mcpLicensed} onChange={(e) => update({ mcpLicensed: e.currentTarget.checked })} />
+          <input
+            type="checkbox"
+            checked={tenant.mcpLicensed}
+            onChange={(e) => update({ mcpLicensed: e.currentTarget.checked })}
+          />
           MCP licensed (<code>mcpLicensed</code>)
         </label>
         <label>
           MCP access (<code>mcpAccess</code>)
-          <select value={tenant.mcpAccess} onChange={(e) => update({ mcpAccess: e.currentTarget.value as Access })}>
+          <select
+            value={tenant.mcpAccess}
+            onChange={(e) => update({ mcpAccess: e.currentTarget.value as Access })}
+          >
             {(['none', 'read', 'full'] as const).map((a) => (
               <option value={a}>{a}</option>
             ))}
           </select>
         </label>
         <label>
-          <input type="checkbox" checked={tenant.mcpAiAccess} onChange={(e) => update({ mcpAiAccess: e.currentTarget.checked })} />
+          <input
+            type="checkbox"
+            checked={tenant.mcpAiAccess}
+            onChange={(e) => update({ mcpAiAccess: e.currentTarget.checked })}
+          />
           AI tools (<code>mcpAiAccess</code>)
         </label>
       </fieldset>
-      <p class="muted" aria-label="Licence in force">
-        In force: licensed {String(tenant.mcpLicensed)}, access {tenant.mcpAccess}, AI {String(tenant.mcpAiAccess)}
+      <p class="muted" role="status" aria-label="Licence in force">
+        In force: licensed {String(tenant.mcpLicensed)}, access {tenant.mcpAccess}, AI{' '}
+        {String(tenant.mcpAiAccess)}
       </p>
       <p>
-        Site API key (<code>X-API-KEY</code> of <code>/openapi/v1</code>): <code class="secret">{tenant.siteApiKey}</code>
+        Site API key (<code>X-API-KEY</code> of <code>/openapi/v1</code>):{' '}
+        <code class="secret">{tenant.siteApiKey}</code>
       </p>
       <h3>MCP keys</h3>
-      <form class="inline" aria-label="New MCP key" onSubmit={(e) => (e.preventDefault(), createKey())}>
+      <form
+        class="inline"
+        aria-label="New MCP key"
+        onSubmit={(e) => {
+          e.preventDefault();
+          createKey();
+        }}
+      >
         <label>
           Owner
           <select value={owner} onChange={(e) => setOwner(e.currentTarget.value)}>
@@ -122,7 +147,8 @@ export function TenantPage() {
       </form>
       {created ? (
         <p class="once" role="status">
-          New key <span class="key-id">{created.id}</span>, shown this once: <code class="secret">{created.key}</code>
+          New key <span class="key-id">{created.id}</span>, shown this once:{' '}
+          <code class="secret">{created.key}</code>
         </p>
       ) : null}
       <table aria-label="MCP keys">
@@ -161,11 +187,11 @@ export function TenantPage() {
         <>
           <h3>Limits</h3>
           <p class="muted">
-            Rate limit {limits.requestsPerMinute || 'off'} requests a minute per key (in memory, this run only); AI
-            quota {limits.aiCallsPerKeyPerDay} calls per key and {limits.aiCallsPerTenantPerDay} per tenant a day
-            (state, UTC day {limits.day} of the virtual clock).
+            Rate limit {limits.requestsPerMinute || 'off'} requests a minute per key (in memory, this run
+            only); AI quota {limits.aiCallsPerKeyPerDay} calls per key and {limits.aiCallsPerTenantPerDay} per
+            tenant a day (state, UTC day {limits.day} of the virtual clock).
           </p>
-          <p aria-label="Tenant AI calls today">
+          <p role="status" aria-label="Tenant AI calls today">
             Tenant AI calls today: {limits.aiCallsToday} of {limits.aiCallsPerTenantPerDay}
           </p>
           <table aria-label="Limits">

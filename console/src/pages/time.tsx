@@ -68,7 +68,10 @@ export function TimePage() {
       <h2>Time and jobs</h2>
       <ErrorLine message={error} />
       <p>
-        Virtual now: <strong aria-label="Virtual time">{clock?.iso ?? '…'}</strong>
+        Virtual now:{' '}
+        <strong role="status" aria-label="Virtual time">
+          {clock?.iso ?? '…'}
+        </strong>
       </p>
       <p>
         {STEPS.map(([label, seconds]) => (

@@ -38,7 +38,10 @@ export function WebhooksPage() {
 
   const add = async (event: Event) => {
     event.preventDefault();
-    const { error: e } = await admin.POST('/tenants/{tenantId}/webhooks', { params: { path }, body: { url, secret } });
+    const { error: e } = await admin.POST('/tenants/{tenantId}/webhooks', {
+      params: { path },
+      body: { url, secret },
+    });
     setError(e ? problem(e) : null);
     if (!e) setUrl('');
     await load();
@@ -51,10 +54,15 @@ export function WebhooksPage() {
     setError(e ? problem(e) : null);
   };
   const redeliver = async (deliveryId: string) => {
-    const { data, error: e } = await admin.POST('/tenants/{tenantId}/webhooks/deliveries/{deliveryId}/redeliver', {
-      params: { path: { tenantId, deliveryId } },
-    });
-    setQueued(data ? `${data.id} queued: ${data.eventType} (${data.eventId}) again, as ${deliveryId} sent it.` : null);
+    const { data, error: e } = await admin.POST(
+      '/tenants/{tenantId}/webhooks/deliveries/{deliveryId}/redeliver',
+      {
+        params: { path: { tenantId, deliveryId } },
+      },
+    );
+    setQueued(
+      data ? `${data.id} queued: ${data.eventType} (${data.eventId}) again, as ${deliveryId} sent it.` : null,
+    );
     setError(e ? problem(e) : null);
     await load();
   };
@@ -73,11 +81,19 @@ export function WebhooksPage() {
       <form class="inline" aria-label="New receiver" onSubmit={add}>
         <label>
           URL
-          <input value={url} placeholder="http://127.0.0.1:9000/hooks" onInput={(e) => setUrl(e.currentTarget.value)} />
+          <input
+            value={url}
+            placeholder="http://127.0.0.1:9000/hooks"
+            onInput={(e) => setUrl(e.currentTarget.value)}
+          />
         </label>
         <label>
           Secret
-          <input value={secret} placeholder="signing secret" onInput={(e) => setSecret(e.currentTarget.value)} />
+          <input
+            value={secret}
+            placeholder="signing secret"
+            onInput={(e) => setSecret(e.currentTarget.value)}
+          />
         </label>
         <button type="submit">Add receiver</button>
       </form>
@@ -109,7 +125,7 @@ export function WebhooksPage() {
       </table>
       <h3>Deliveries</h3>
       {queued ? (
-        <p class="muted" aria-label="Redelivery queued">
+        <p class="muted" role="status" aria-label="Redelivery queued">
           {queued}
         </p>
       ) : null}
@@ -140,7 +156,7 @@ export function WebhooksPage() {
               <td>
                 {d.attempts.map((a) => `${a.at} → ${a.status ?? a.error ?? '?'}`).join('; ') || 'none yet'}
               </td>
-              <td>{d.nextAttemptAt ?? "—"}</td>
+              <td>{d.nextAttemptAt ?? '—'}</td>
               <td>
                 <button type="button" onClick={() => show(d.id)}>
                   Request
