@@ -3,9 +3,17 @@
 // body is invalid. The probes (./auth.ts, ./refusals.ts, ./scope.ts) and the licence and permission
 // checks send these, so they run in read-only mode too. And the seed rule each operation carries out,
 // for the sources of its refusal probes.
+import type { PathOperations as V1Operations } from '../../../generated/v1.ts';
+import type { PathOperations as V2Operations } from '../../../generated/v2.ts';
 import type { Context } from '../../context.ts';
 import { UNKNOWN_ID } from '../shared/discover.ts';
 import type { Request } from '../shared/judge.ts';
+
+/**
+ * A table with one entry per operation of each API, keyed by the generated operation types: a new
+ * operation in a contract is a compile error here until it has its entry.
+ */
+type PerOperation<T> = { v1: Record<keyof V1Operations, T>; v2: Record<keyof V2Operations, T> };
 
 const nobody = (ctx: Context) => `nobody${ctx.runId}`;
 
@@ -18,7 +26,7 @@ const textUpload = (fields: Record<string, string> = {}) => {
 };
 
 /** For each operation, a request with an unknown target or an invalid body. */
-export const HARMLESS: Record<'v1' | 'v2', Record<string, (ctx: Context) => Request>> = {
+export const HARMLESS: PerOperation<(ctx: Context) => Request> = {
   v1: {
     listGroupAttributes: () => ({}),
     createGroupAttributes: () => ({ body: {} }),
@@ -77,16 +85,21 @@ export const HARMLESS: Record<'v1' | 'v2', Record<string, (ctx: Context) => Requ
 
 /** The harmless request of an operation (every operation of the contracts has one). */
 export const harmless = (api: 'v1' | 'v2', operationId: string) => {
-  const request = HARMLESS[api][operationId];
+  const request = (HARMLESS[api] as Record<string, (ctx: Context) => Request>)[operationId];
   if (!request) throw new Error(`no harmless request for ${api} ${operationId}`);
   return request;
 };
 
+/** The seed rules an operation carries out (OPERATION_RULES). */
+export const operationRules = (api: 'v1' | 'v2', operationId: string): string[] =>
+  (OPERATION_RULES[api] as Record<string, string[]>)[operationId] ?? [];
+
 /**
  * The seed rule each operation carries out, for the sources of its refusal probes. The chain and
- * regeneration rules are left out: their refusals are probed, what they do is not (conformance/unprobed.ts).
+ * regeneration operations name none: their refusals are probed, what they do is not
+ * (conformance/unprobed.ts).
  */
-export const OPERATION_RULES: Record<'v1' | 'v2', Record<string, string[]>> = {
+export const OPERATION_RULES: PerOperation<string[]> = {
   v1: {
     listGroupAttributes: ['001/attributes.groups-upsert'],
     createGroupAttributes: ['001/attributes.groups-upsert'],
@@ -122,6 +135,7 @@ export const OPERATION_RULES: Record<'v1' | 'v2', Record<string, string[]>> = {
     listAuditLog: ['000/audit.filters'],
     assignUserToCourse: ['000/assign-training'],
     assignCourseToGroups: ['000/bulk-assign'],
+    assignCourseChain: [],
     banUser: ['000/ban-user'],
     unbanUser: ['000/unban-user'],
     changeUserEmail: ['000/change-email'],
@@ -131,5 +145,7 @@ export const OPERATION_RULES: Record<'v1' | 'v2', Record<string, string[]>> = {
     generateCourse: ['000/generate'],
     getGenerationJob: ['000/job.states'],
     refineCourse: ['000/refine'],
+    regenerateQuestion: [],
+    regenerateLesson: [],
   },
 };

@@ -7,7 +7,7 @@ import type { Context } from '../../context.ts';
 import type { Check } from '../../types.ts';
 import { keyHeaders, UNKNOWN_ID } from '../shared/discover.ts';
 import { judge, type Request } from '../shared/judge.ts';
-import { harmless, OPERATION_RULES } from './harmless.ts';
+import { harmless, operationRules } from './harmless.ts';
 import { probe, specOf } from './probe.ts';
 
 interface Refusal {
@@ -259,7 +259,7 @@ const refusalChecks = (api: 'v1' | 'v2', kind: 'not-found' | 'malformed', refusa
       area: `${api}.errors`,
       level: 'MUST',
       rules: [
-        ...(r.rules ?? OPERATION_RULES[api][r.operationId] ?? []),
+        ...(r.rules ?? operationRules(api, r.operationId)),
         api === 'v1' ? '001/errors.shape' : '000/errors.shape',
       ],
       title: `${specOf(api)(r.operationId)} with ${r.what} is refused with ${r.expect.join(' or ')}${api === 'v1' ? ' {status, message}' : ' {error, code}'}`,

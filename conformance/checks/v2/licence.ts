@@ -9,7 +9,7 @@ import { type Context, contractOf, evidenceOf, fail, type KeyInfo, pass, toolsOf
 import type { Exchange } from '../../http.ts';
 import { Incomplete } from '../../outcomes.ts';
 import type { Check, Verdict } from '../../types.ts';
-import { HARMLESS, harmless } from '../probes/harmless.ts';
+import { harmless } from '../probes/harmless.ts';
 import { codeOf, messageOf } from '../shared/body.ts';
 import { judge, mustPass } from '../shared/judge.ts';
 import { tail } from '../shared/keys.ts';
@@ -19,13 +19,11 @@ import { AI_TOOLS, READ_TOOLS, WRITE_TOOLS } from '../shared/tools.ts';
 const PLAIN_WRITE_TOOLS = WRITE_TOOLS.filter((t) => !AI_TOOLS.includes(t));
 
 /** The v2 operations with a harmless request, by what they need of the licence and the key. */
-const OPS = [...contractOf('v2')]
-  .filter(([id]) => HARMLESS.v2[id])
-  .map(([id, op]) => ({
-    id,
-    scope: op.node['x-scope'] as 'read' | 'write',
-    ai: op.node['x-licence']?.mcpAiAccess === true,
-  }));
+const OPS = [...contractOf('v2')].map(([id, op]) => ({
+  id,
+  scope: op.node['x-scope'] as 'read' | 'write',
+  ai: op.node['x-licence']?.mcpAiAccess === true,
+}));
 /** Read operations (getCapabilities apart): what the read tools call. */
 const READ_OPS = OPS.filter((o) => o.scope === 'read' && !o.ai && o.id !== 'getCapabilities').map(
   (o) => o.id,

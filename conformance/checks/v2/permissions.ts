@@ -12,7 +12,7 @@ import type { ToolDefinition } from '../../../lib/tool-schemas.ts';
 import { type Context, evidenceOf, fail, pass, toolsOf } from '../../context.ts';
 import { Incomplete } from '../../outcomes.ts';
 import type { Check } from '../../types.ts';
-import { HARMLESS } from '../probes/harmless.ts';
+import { harmless } from '../probes/harmless.ts';
 import { keyHeaders, v2CourseId, v2GroupId } from '../shared/discover.ts';
 import { judge, mustPass, type Request } from '../shared/judge.ts';
 import { headersOf, ROLES, roleKey, who } from '../shared/keys.ts';
@@ -113,7 +113,7 @@ function permissionCheck(rule: string, tools: string[]): Check {
           const offered = names.some((n) => key.tools.includes(n));
           if (offered && scope === 'write') continue;
           const read = READS[operationId];
-          const request = read ? await read(ctx) : (HARMLESS.v2[operationId]?.(ctx) ?? {});
+          const request = read ? await read(ctx) : harmless('v2', operationId)(ctx);
           const e = await ctx.v2.callRaw(operationId, { ...request, headers: headersOf(key) });
           const what = `${describe(ctx, operationId)} (${names.join(', ')})`;
           if (offered) {
