@@ -1,7 +1,7 @@
 // The client the failed-login limit counts (client-address.ts): the peer, or, from a trusted proxy,
 // the last untrusted well-formed address of X-Forwarded-For; junk is never taken.
 import { describe, expect, it } from 'vitest';
-import { clientAddressOf, TRUST_NONE, trustProxyOf } from './client-address.ts';
+import { clientAddressOf, TRUST_NONE, trustProxyOf, trustProxySetting } from './client-address.ts';
 
 describe('trustProxyOf', () => {
   it('takes addresses, subnets, loopback and none, as the mock does', () => {
@@ -17,6 +17,21 @@ describe('trustProxyOf', () => {
   it('refuses anything else with one sentence', () => {
     for (const bad of ['', ' ', 'proxy.example', '10.0.0.0/99', 'loopback,,10.0.0.1'])
       expect(() => trustProxyOf(bad)).toThrow(/^--trust-proxy takes addresses, subnets, loopback or none: /);
+  });
+});
+
+describe('trustProxySetting: the mock’s --trust-proxy, checked as the tool server’s', () => {
+  it('is Express’s setting for a value the tool server takes, false for none', () => {
+    expect(trustProxySetting('none')).toBe(false);
+    expect(trustProxySetting('loopback')).toBe('loopback');
+    expect(trustProxySetting('10.0.0.0/8, 192.0.2.1')).toBe('10.0.0.0/8, 192.0.2.1');
+  });
+
+  it('refuses what the tool server refuses, with the same sentence', () => {
+    for (const bad of ['', 'proxy.example', 'loopback,,10.0.0.1'])
+      expect(() => trustProxySetting(bad)).toThrow(
+        /^--trust-proxy takes addresses, subnets, loopback or none: /,
+      );
   });
 });
 

@@ -31,6 +31,14 @@ export function trustProxyOf(value: string): TrustProxy {
   }
 }
 
+/**
+ * A `--trust-proxy` value as Express's `trust proxy` setting (the mock's), checked as `trustProxyOf`
+ * checks the tool server's: `none` is `false`; an Error with one sentence for a value it refuses.
+ */
+export function trustProxySetting(value: string): string | false {
+  return trustProxyOf(value) === TRUST_NONE ? false : value;
+}
+
 /** The longest IPv6 text (`ffff:…:255.255.255.255`). */
 const MAX_ADDRESS = 45;
 

@@ -59,19 +59,6 @@ export interface AppOptions {
 
 export type StartState = { seed: string } | { fixture: AdminComponents['schemas']['Fixture'] };
 
-/** The `trust proxy` setting of a flag's value (`none` = trust no one), or an Error saying what is wrong. */
-export function trustProxySetting(value: string): string | false {
-  if (value === 'none') return false;
-  try {
-    express().set('trust proxy', value);
-  } catch (error) {
-    throw new Error(`--trust-proxy takes addresses, subnets, loopback or none: ${(error as Error).message}`);
-  }
-  return value;
-}
-
-/** Bodies over 1 MB are refused (docs/adr-0002: bad input and bounds). */
-
 type Api = ReturnType<typeof apiOf>;
 
 /** Answers in the error shape of the API the request was for (v1 `{status, message}`, others `{error, code}`). */

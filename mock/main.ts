@@ -1,28 +1,24 @@
 // `npm start` / `npx lmskit mock`: the stateful mock on one port, with the banner a newcomer needs.
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { totalmem } from 'node:os';
 import { join } from 'node:path';
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { listensEverywhere } from '../lib/allowed-hosts.ts';
 import { fromEnv, parseCommandLine, portOf, refuseEmptyFlags, usageError, wholeNumber } from '../lib/cli.ts';
-import { expressServer } from '../lib/express-server.ts';
+import { trustProxySetting } from '../lib/client-address.ts';
 import { ROOT } from '../lib/paths.ts';
-import { createApp, trustProxySetting } from './app.ts';
 import { VirtualClock } from './domain/clock.ts';
 import { Platform, type RunSettings } from './domain/platform.ts';
 import { adminTokenProblem } from './http/admin/token.ts';
 import { buildDocsInChildProcess, docsBuildable } from './http/docs.ts';
 import { mockAllowedHosts } from './http/hosts.ts';
 import { DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_SIZE } from './http/journal.ts';
-import { keepIdleConnections, REQUEST_TIMEOUTS } from './http/keep-alive.ts';
-import { answerClientErrors } from './http/refusals.ts';
 import { DEMO_TENANT, liveDemoKeys, START } from './seed/demo.ts';
 import { FixtureProblem, fixturesFrom } from './seed/fixture-file.ts';
 import { loadSeed, SEEDS } from './seed/index.ts';
 import { parseScale, scaleProblem, scaleTenant } from './seed/scale.ts';
+import { type RunningMock, startServer } from './server.ts';
 import {
   openWarnings,
   StateFile,
@@ -30,7 +26,6 @@ import {
   StateFileFromNewerVersion,
   StateFileUnusable,
 } from './store/state-file.ts';
-import { WebhookDispatcher } from './webhooks/dispatcher.ts';
 
 // The old generation grows by half of what survived a full collection, not by V8's default factor
 // (up to 4x): under steady load a request's short-lived objects are promoted when a scavenge finds
@@ -240,25 +235,34 @@ if (stateFile) {
   }
 }
 
-const { app } = createApp({
-  docs: docsBuildable() ? buildDocsInChildProcess : undefined,
-  platform,
-  adminToken,
-  version,
-  limits: { requestsPerMinute: rateLimit },
-  trustProxy,
-  journalSize,
-  allowedHosts,
-  start: fixtures ? { fixture: fixtures.fixture } : { seed: values['seed-scale'] ? 'scale' : seedName },
-});
-const dispatcher = new WebhookDispatcher(platform, { timeoutMs: webhookTimeout * 1000 });
-dispatcher.start();
+let running: RunningMock;
+try {
+  running = await startServer({
+    docs: docsBuildable() ? buildDocsInChildProcess : undefined,
+    platform,
+    adminToken,
+    version,
+    limits: { requestsPerMinute: rateLimit },
+    trustProxy,
+    journalSize,
+    allowedHosts,
+    start: fixtures ? { fixture: fixtures.fixture } : { seed: values['seed-scale'] ? 'scale' : seedName },
+    port,
+    host: values.host,
+    webhookTimeoutMs: webhookTimeout * 1000,
+  });
+} catch (error) {
+  console.error(`cannot listen on ${values.host}:${port}: ${(error as Error).message}`);
+  process.exit(1);
+}
+console.log(banner(running.url));
 
-const server: Server = expressServer(app, REQUEST_TIMEOUTS).listen(port, values.host, () => {
-  // The bound port: `--port 0` asks for a free one. Listening on every interface, the links name
-  // 127.0.0.1, a host the Host check serves (docs/mock.md, Host names and pages).
-  const shownHost = listensEverywhere(values.host) ? '127.0.0.1' : values.host;
-  const base = `http://${shownHost}:${(server.address() as AddressInfo).port}`;
+/**
+ * What a newcomer needs, at `base`: the bound port (`--port 0` asks for a free one); listening on
+ * every interface, the links name 127.0.0.1, a host the Host check serves (docs/mock.md, Host names
+ * and pages).
+ */
+function banner(base: string): string {
   const demo = platform.tenants.get(DEMO_TENANT) ?? platform.tenants.values().next().value;
   const lines = [
     `lmskit mock ${version} ready`,
@@ -266,7 +270,9 @@ const server: Server = expressServer(app, REQUEST_TIMEOUTS).listen(port, values.
     `  MCP backend API (v2)       ${base}/api/v2`,
     `  Admin API                  ${base}/__admin`,
     '',
-    ...(demo ? [`  tenant ${demo.id}: X-API-KEY ${demo.siteApiKey}`] : []),
+    ...(demo
+      ? [`  tenant ${demo.id}: X-API-KEY ${demo.siteApiKey}`, `  MCP access: ${mcpAccessNote(demo)}`]
+      : []),
     ...liveDemoKeys(platform).map(
       (k) => `  MCP key (${k.scopes.join('+')}, ${k.userApiId}): X-MCP-Key ${k.key}`,
     ),
@@ -291,19 +297,25 @@ const server: Server = expressServer(app, REQUEST_TIMEOUTS).listen(port, values.
     '',
     `try: curl -H 'X-API-KEY: ${demo?.siteApiKey ?? '<key>'}' ${base}/openapi/v1/courses`,
   ];
-  console.log(lines.join('\n'));
-});
-answerClientErrors(server);
-keepIdleConnections(server);
-server.on('error', (error) => {
-  console.error(`cannot listen on ${values.host}:${port}: ${error.message}`);
-  process.exit(1);
-});
+  return lines.join('\n');
+}
+
+/**
+ * The tenant's MCP tier. Seed 000 (Tenant restrictions (licence)) makes `none` the default, which the
+ * demo seed alone departs from, so that its printed keys work: the banner says which it is.
+ */
+function mcpAccessNote(tenant: { id: string; mcpAccess: string }): string {
+  const demoSeed = !fixtures && !values['seed-scale'] && seedName === 'demo';
+  if (tenant.mcpAccess === 'full' && demoSeed)
+    return "full, the demo's choice (seed 000's default, for a new tenant, is none)";
+  if (tenant.mcpAccess === 'none')
+    return `none, seed 000's default: every MCP request gets 403 MCP_LICENSE_DISABLED until PATCH /__admin/tenants/${tenant.id} {"mcpAccess": "full"}`;
+  return tenant.mcpAccess;
+}
 
 function shutdown(signal: string): void {
   console.log(`\n${signal}: shutting down`);
-  dispatcher.stop();
-  server.close(() => {
+  running.close().then(() => {
     try {
       stateFile?.compact(platform);
     } catch (error) {
@@ -314,7 +326,6 @@ function shutdown(signal: string): void {
     stateFile?.close();
     process.exit(0);
   });
-  server.closeAllConnections();
 }
 process.on('SIGINT', () => shutdown('SIGINT'));
 process.on('SIGTERM', () => shutdown('SIGTERM'));

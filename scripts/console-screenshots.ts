@@ -7,12 +7,11 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createAdminClient } from '../lib/admin-client.ts';
 import { ROOT } from '../lib/paths.ts';
-import { createApp } from '../mock/app.ts';
 import { VirtualClock } from '../mock/domain/clock.ts';
 import { Platform } from '../mock/domain/platform.ts';
 import { DEMO_SITE_API_KEY, demoMcpKey } from '../mock/seed/demo.ts';
 import { loadSeed } from '../mock/seed/index.ts';
-import { WebhookDispatcher } from '../mock/webhooks/dispatcher.ts';
+import { startServer } from '../mock/server.ts';
 import { launchBrowser } from '../test/browser.ts';
 
 const OUT = join(ROOT, 'docs', 'screenshots');
@@ -21,10 +20,8 @@ const TOKEN = 'screenshots';
 const seed = loadSeed('demo');
 const platform = new Platform(new VirtualClock({ start: seed.now, frozen: true }), loadSeed);
 platform.load(seed);
-const { app } = createApp({ platform, adminToken: TOKEN, version: 'screenshots' });
-const server = app.listen(0, '127.0.0.1');
-await new Promise((resolve) => server.once('listening', resolve));
-const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+const running = await startServer({ platform, adminToken: TOKEN, version: 'screenshots' });
+const base = running.url;
 const admin = createAdminClient(base, TOKEN);
 const v2 = (path: string, json: unknown) =>
   fetch(`${base}/api/v2${path}`, {
@@ -44,15 +41,13 @@ await admin.PATCH('/tenants/{tenantId}', {
   params: { path: { tenantId: 'demo' } },
   body: { mcpAccess: 'full' },
 });
-// A receiver that takes every event, and the dispatcher that sends them, as `npm start` runs it.
+// A receiver that takes every event; the server's dispatcher sends them, as `npm start` runs it.
 const receiver = createServer((req, res) => {
   req.resume();
   req.on('end', () => res.writeHead(204).end());
 });
 receiver.listen(0, '127.0.0.1');
 await new Promise((resolve) => receiver.once('listening', resolve));
-const dispatcher = new WebhookDispatcher(platform);
-dispatcher.start();
 const tenant = { params: { path: { tenantId: 'demo' } } };
 await admin.POST('/tenants/{tenantId}/webhooks', {
   ...tenant,
@@ -128,7 +123,6 @@ try {
   await shoot('console-faults.png');
 } finally {
   await browser.close();
-  dispatcher.stop();
   receiver.close();
-  server.close();
+  await running.close();
 }

@@ -1,13 +1,12 @@
 // `npm run docs:screenshots`: the pictures of docs/README.md, taken from a fresh build of the site
 // served by an in-process mock (so "Try it" answers), in the Chromium the browser tests use.
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { buildDocsSite } from '../lib/docs-site/index.ts';
 import { ROOT } from '../lib/paths.ts';
-import { createApp } from '../mock/app.ts';
 import { VirtualClock } from '../mock/domain/clock.ts';
 import { Platform } from '../mock/domain/platform.ts';
 import { loadSeed } from '../mock/seed/index.ts';
+import { startServer } from '../mock/server.ts';
 import { launchBrowser } from '../test/browser.ts';
 
 const OUT = join(ROOT, 'docs', 'screenshots');
@@ -19,10 +18,8 @@ const site = await buildDocsSite();
 const seed = loadSeed('demo');
 const platform = new Platform(new VirtualClock({ start: seed.now, frozen: true }), loadSeed);
 platform.load(seed);
-const { app } = createApp({ platform, adminToken: 'screenshots', docs: async () => site });
-const server = app.listen(0, '127.0.0.1');
-await new Promise((resolve) => server.once('listening', resolve));
-const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/docs`;
+const running = await startServer({ platform, adminToken: 'screenshots', docs: async () => site });
+const base = `${running.url}/docs`;
 
 const browser = await launchBrowser();
 try {
@@ -66,5 +63,5 @@ try {
   await shoot('assumed-choices.png');
 } finally {
   await browser.close();
-  server.close();
+  await running.close();
 }

@@ -14,18 +14,17 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { diskWithRoom } from '../../test/full-disk.ts';
-import { createApp } from '../app.ts';
 import { VirtualClock } from '../domain/clock.ts';
 import { DomainError } from '../domain/errors.ts';
 import { type CommandArgs, type CommandName, JournalError, Platform } from '../domain/platform.ts';
 import { DEMO_SITE_API_KEY } from '../seed/demo.ts';
 import { loadSeed } from '../seed/index.ts';
+import { startServer } from '../server.ts';
 import {
   type OpenReport,
   openWarnings,
@@ -577,9 +576,8 @@ describe('StateFile with fsync: group commit (docs/mock.md, Durable state: --fsy
   }
 
   async function serve(platform: Platform) {
-    const server = createApp({ platform, adminToken: 'state-file-unit-token' }).app.listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/openapi/v1`;
+    const running = await startServer({ platform, adminToken: 'state-file-unit-token' });
+    const base = `${running.url}/openapi/v1`;
     const answers: Record<string, number> = {};
     const create = (id: string) =>
       fetch(`${base}/users`, {
@@ -597,7 +595,7 @@ describe('StateFile with fsync: group commit (docs/mock.md, Durable state: --fsy
         answers[id] = r.status;
         return r.status;
       });
-    const stop = () => new Promise((resolve) => server.close(resolve));
+    const stop = running.close;
     return { create, answers, base, stop };
   }
 

@@ -8,15 +8,14 @@
 // interface into the same app in-process, and permissions apply as they are.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../mock/app.ts';
 import { VirtualClock } from '../../mock/domain/clock.ts';
 import { Platform } from '../../mock/domain/platform.ts';
 import { DEMO_SITE_API_KEY } from '../../mock/seed/demo.ts';
 import { loadSeed } from '../../mock/seed/index.ts';
+import { startServer } from '../../mock/server.ts';
 import { StateFile } from '../../mock/store/state-file.ts';
 import { diskWithRoom } from '../full-disk.ts';
 import {
@@ -186,14 +185,11 @@ describe('a disk that fills up (docs/mock.md, Durable state: 503, nothing change
         platform.load(seed);
         const file = new StateFile(path, { fs: io, warn: () => {} });
         file.open(platform);
-        const server = createApp({ platform, adminToken: 'e2e', validateResponses: true }).app.listen(
-          0,
-          '127.0.0.1',
-        );
-        await new Promise((resolve) => server.once('listening', resolve));
-        const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-        const stop = () => new Promise((resolve) => server.close(resolve));
-        return { v1: client(`${base}/openapi/v1`, { 'x-api-key': DEMO_SITE_API_KEY }), stop };
+        const running = await startServer({ platform, adminToken: 'e2e', validateResponses: true });
+        return {
+          v1: client(`${running.url}/openapi/v1`, { 'x-api-key': DEMO_SITE_API_KEY }),
+          stop: running.close,
+        };
       };
       const first = await start();
       room.free = 64 * 1024;

@@ -3,15 +3,14 @@
 // learner or course reads that learner's or course's assignments through the tenant's indexes, never
 // the whole list, so the 100 000-user scale seed pages as quickly as the demo. Every answer is checked
 // against the contract by the harness.
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createApp } from '../../mock/app.ts';
 import { VirtualClock } from '../../mock/domain/clock.ts';
 import type { Assignment } from '../../mock/domain/model.ts';
 import { Platform } from '../../mock/domain/platform.ts';
 import { START } from '../../mock/seed/demo.ts';
 import { loadSeed } from '../../mock/seed/index.ts';
 import { scaleTenant } from '../../mock/seed/scale.ts';
+import { startServer } from '../../mock/server.ts';
 import { ADMIN_TOKEN, type Harness, startHarness } from './harness.ts';
 
 type Listed = { userId: number; courseId: number; status: string };
@@ -107,16 +106,15 @@ describe('listTenantAssignments at scale (docs/console.md, Data: paging happens 
       { now: START, tenants: [scaleTenant({ users: 20_000, courses: 200, assignments: 100_000 })] },
       true,
     );
-    const { app } = createApp({
+    const running = await startServer({
       platform,
       adminToken: ADMIN_TOKEN,
       validateResponses: true,
       version: 'test',
+      webhooks: false,
     });
-    const server = app.listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    close = () => server.close();
+    base = running.url;
+    close = running.close;
   });
   afterAll(() => close());
 

@@ -1,16 +1,13 @@
 // In-process harness for HTTP tests of the mock: the real app on an ephemeral loopback port, over
 // the demo seed, with a frozen clock and every answer checked against the contract
 // (`validateResponses`: a departure turns into a 500, which fails the test that made the request).
-import type { AddressInfo } from 'node:net';
-import { expressServer } from '../../lib/express-server.ts';
-import { createApp } from '../../mock/app.ts';
 import { VirtualClock } from '../../mock/domain/clock.ts';
 import { Platform } from '../../mock/domain/platform.ts';
 import type { LoadDocs } from '../../mock/http/docs.ts';
-import { keepIdleConnections } from '../../mock/http/keep-alive.ts';
 import type { PipelineLimits } from '../../mock/http/v2/pipeline/index.ts';
 import { DEMO_SITE_API_KEY, demoMcpKey } from '../../mock/seed/demo.ts';
 import { loadSeed } from '../../mock/seed/index.ts';
+import { startServer } from '../../mock/server.ts';
 
 export const ADMIN_TOKEN = 'test-admin-token';
 export { DEMO_SITE_API_KEY };
@@ -49,18 +46,17 @@ export async function startHarness(
   const state = loadSeed(seed);
   const platform = new Platform(new VirtualClock({ start: state.now, frozen: true }), loadSeed);
   platform.load(state);
-  const { app } = createApp({
+  // The server `lmskit mock` runs (mock/server.ts); webhooks are delivered by the tests that want them.
+  const running = await startServer({
     platform,
     adminToken: ADMIN_TOKEN,
     validateResponses: true,
     version: 'test',
     limits,
     docs,
+    webhooks: false,
   });
-  const server = expressServer(app).listen(0, '127.0.0.1');
-  keepIdleConnections(server);
-  await new Promise((resolve) => server.once('listening', resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const base = running.url;
 
   const request =
     (prefix: string, auth: Record<string, string>) =>
@@ -99,10 +95,6 @@ export async function startHarness(
       return body as { id: string; key: string };
     },
     admin,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: running.close,
   };
 }
