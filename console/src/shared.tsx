@@ -1,6 +1,6 @@
-// Small pieces every page uses: an error line, a JSON block, a pager, a page-wide context.
-import { createContext } from 'preact';
-import { useContext, useRef } from 'preact/hooks';
+// Small pieces every page uses: an error line, a JSON block, a table, a pager, a page-wide context.
+import { type ComponentChildren, createContext } from 'preact';
+import { useContext } from 'preact/hooks';
 import type { AdminClient } from '../../lib/admin-client.ts';
 
 export interface ConsoleContext {
@@ -32,6 +32,61 @@ export const Json = ({ value }: { value: unknown }) => (
   </pre>
 );
 
+/** A column of a `Table`: its header ('' for a column of buttons) and what a row shows in it. */
+export interface Column<T> {
+  head: string;
+  cell: (row: T) => ComponentChildren;
+  /** The cell's class (console.css and the tests select on some), the same for every row or by row. */
+  class?: string | ((row: T) => string);
+  /** The cell's tooltip. */
+  title?: (row: T) => string;
+}
+
+/**
+ * A table of `rows`, one line each, in `columns`. `id` gives a row's `data-id`, `rowKey` its key,
+ * `rowClass` its class, `onRow` what a click on it does; `empty` is said under the table when there are
+ * no rows.
+ */
+export function Table<T>(props: {
+  label: string;
+  class?: string;
+  columns: Column<T>[];
+  rows: readonly T[];
+  id?: (row: T) => string | number;
+  rowKey?: (row: T) => string | number;
+  rowClass?: (row: T) => string;
+  onRow?: (row: T) => void;
+  empty?: string;
+}) {
+  const { columns, id, rowKey, rowClass, onRow } = props;
+  return (
+    <>
+      <table class={props.class} aria-label={props.label}>
+        <thead>
+          <tr>{columns.map((c) => (c.head ? <th>{c.head}</th> : <th />))}</tr>
+        </thead>
+        <tbody>
+          {props.rows.map((row) => (
+            <tr
+              key={rowKey?.(row)}
+              data-id={id?.(row)}
+              class={rowClass?.(row)}
+              onClick={onRow ? () => onRow(row) : undefined}
+            >
+              {columns.map((c) => (
+                <td class={typeof c.class === 'function' ? c.class(row) : c.class} title={c.title?.(row)}>
+                  {c.cell(row)}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {props.empty && props.rows.length === 0 ? <p class="muted">{props.empty}</p> : null}
+    </>
+  );
+}
+
 /**
  * The page of a server-paged list on screen, with the offset it was asked at: the pager names these
  * rows, not a page still on its way, and a page's rows and count change together.
@@ -42,26 +97,6 @@ export interface Shown<T> {
   total: number;
 }
 export const NOTHING_SHOWN: Shown<never> = { offset: 0, rows: [], total: 0 };
-
-/**
- * A view's loads, numbered: `begin()` as one starts, `take(n)` once its answers are in, which says
- * whether to show them. Answers of a load begun before the one on screen (another page or learner or
- * request chosen since, the tenant switched, a poll overtaken by the reload after a write) are
- * dropped, so a slow answer never replaces a newer one; any newer answer is shown, so polls slower
- * than their interval still show something.
- */
-export function useLoads() {
-  const begun = useRef(0);
-  const shown = useRef(0);
-  return {
-    begin: () => ++begun.current,
-    take: (n: number) => {
-      if (n < shown.current) return false;
-      shown.current = n;
-      return true;
-    },
-  };
-}
 
 /** Previous / "1–25 of 100" / Next over a list paged on the server. */
 export const Pager = (props: {

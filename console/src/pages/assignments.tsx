@@ -1,15 +1,26 @@
 // Data › assignments: the tenant's assignments a page at a time, filtered by learner, course and status
 // on the server (listTenantAssignments reads a learner's or course's through the tenant's indexes), so
 // the 100 000-user scale seed pages as quickly as the demo. A row opens its learner's detail.
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import type { components, operations } from '../../../generated/admin.ts';
-import { iso, problem } from '../api.ts';
-import { ErrorLine, NOTHING_SHOWN, Pager, type Shown, useConsole, useLoads } from '../shared.tsx';
+import { iso } from '../api.ts';
+import { usePage } from '../hooks.ts';
+import { type Column, ErrorLine, NOTHING_SHOWN, Pager, type Shown, Table, useConsole } from '../shared.tsx';
 
 const PAGE = 25;
 type Filters = NonNullable<operations['listTenantAssignments']['parameters']['query']>;
 type Status = NonNullable<Filters['status']>;
 const STATUSES: Status[] = ['notStarted', 'inProgress', 'finished', 'overdue'];
+
+type Assignment = components['schemas']['AdminAssignment'];
+const COLUMNS: Column<Assignment>[] = [
+  { head: 'learner', cell: (a) => a.userId },
+  { head: 'course', cell: (a) => a.courseId },
+  { head: 'status', cell: (a) => a.status, class: 'status' },
+  { head: 'progress', cell: (a) => `${a.progressValue}%` },
+  { head: 'result', cell: (a) => a.resultValue ?? '—' },
+  { head: 'deadline', cell: (a) => iso(a.deadlineAt) },
+];
 
 export function Assignments({ onUser }: { onUser: (id: number) => void }) {
   const { admin, tenantId } = useConsole();
@@ -17,23 +28,15 @@ export function Assignments({ onUser }: { onUser: (id: number) => void }) {
   const [course, setCourse] = useState('');
   const [filters, setFilters] = useState<Omit<Filters, 'offset' | 'limit'>>({});
   const [offset, setOffset] = useState(0);
-  const [shown, setShown] = useState<Shown<components['schemas']['AdminAssignment']>>(NOTHING_SHOWN);
-  const [error, setError] = useState<string | null>(null);
-
-  const loads = useLoads();
-  useEffect(() => {
-    const n = loads.begin();
-    admin
-      .GET('/tenants/{tenantId}/assignments', {
+  const [shown, setShown] = useState<Shown<Assignment>>(NOTHING_SHOWN);
+  const page = usePage(
+    () =>
+      admin.GET('/tenants/{tenantId}/assignments', {
         params: { path: { tenantId }, query: { ...filters, offset, limit: PAGE } },
-      })
-      .then(({ data, error: e }) => {
-        if (!loads.take(n)) return;
-        setShown({ offset, rows: data?.assignments ?? [], total: data?.total ?? 0 });
-        setError(e ? problem(e) : null);
-      });
-  }, [admin, tenantId, filters, offset]);
-  const { rows, total } = shown;
+      }),
+    ({ data }) => setShown({ offset, rows: data?.assignments ?? [], total: data?.total ?? 0 }),
+    [admin, tenantId, filters, offset],
+  );
 
   const apply = (next: Omit<Filters, 'offset' | 'limit'>) => {
     setFilters(next);
@@ -91,32 +94,16 @@ export function Assignments({ onUser }: { onUser: (id: number) => void }) {
         </label>
         <button type="submit">Filter</button>
       </form>
-      <ErrorLine message={error} />
-      <table aria-label="assignments">
-        <thead>
-          <tr>
-            <th>learner</th>
-            <th>course</th>
-            <th>status</th>
-            <th>progress</th>
-            <th>result</th>
-            <th>deadline</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((a) => (
-            <tr data-id={`${a.userId}/${a.courseId}`} class="clickable" onClick={() => onUser(a.userId)}>
-              <td>{a.userId}</td>
-              <td>{a.courseId}</td>
-              <td class="status">{a.status}</td>
-              <td>{a.progressValue}%</td>
-              <td>{a.resultValue ?? '—'}</td>
-              <td>{iso(a.deadlineAt)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      <Pager offset={shown.offset} size={PAGE} total={total} onOffset={setOffset} />
+      <ErrorLine message={page.error} />
+      <Table
+        label="assignments"
+        columns={COLUMNS}
+        rows={shown.rows}
+        id={(a) => `${a.userId}/${a.courseId}`}
+        rowClass={() => 'clickable'}
+        onRow={(a) => onUser(a.userId)}
+      />
+      <Pager offset={shown.offset} size={PAGE} total={shown.total} onOffset={setOffset} />
     </div>
   );
 }

@@ -1,9 +1,11 @@
 // Data: users, groups, courses and assignments a page at a time (the server pages and searches, so a
 // tenant of 100 000 users stays fast), a user's groups and assignments with "play progress", and publishing.
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import type { components } from '../../../generated/admin.ts';
-import { iso, problem } from '../api.ts';
-import { ErrorLine, NOTHING_SHOWN, Pager, type Shown, useConsole, useLoads } from '../shared.tsx';
+import type { AdminClient } from '../../../lib/admin-client.ts';
+import { iso } from '../api.ts';
+import { type Answer, usePage } from '../hooks.ts';
+import { type Column, ErrorLine, NOTHING_SHOWN, Pager, type Shown, Table, useConsole } from '../shared.tsx';
 import { Assignments } from './assignments.tsx';
 
 const PAGE = 25;
@@ -38,73 +40,84 @@ export function DataPage() {
 }
 
 type Row = { id: number; cells: (string | number)[]; draft?: boolean };
+const HEADS: Record<Kind, string[]> = {
+  users: ['id', 'name', 'e-mail', 'role'],
+  groups: ['id', 'name', 'parent', 'members'],
+  courses: ['id', 'name', 'state', 'assigned'],
+};
+
+/** A page of users, groups or courses as rows of cells. */
+async function rowsOf(
+  admin: AdminClient,
+  kind: Kind,
+  params: { path: { tenantId: string }; query: { offset: number; limit: number; query?: string } },
+): Promise<Answer<Omit<Shown<Row>, 'offset'>>> {
+  if (kind === 'users') {
+    const { data, error } = await admin.GET('/tenants/{tenantId}/users', { params });
+    return {
+      error,
+      data: data && {
+        total: data.total,
+        rows: data.users.map((u) => ({ id: u.id, cells: [u.id, u.name, u.email, u.role] })),
+      },
+    };
+  }
+  if (kind === 'groups') {
+    const { data, error } = await admin.GET('/tenants/{tenantId}/groups', { params });
+    return {
+      error,
+      data: data && {
+        total: data.total,
+        rows: data.groups.map((g) => ({ id: g.id, cells: [g.id, g.name, g.parentId ?? '—', g.members] })),
+      },
+    };
+  }
+  const { data, error } = await admin.GET('/tenants/{tenantId}/courses', { params });
+  return {
+    error,
+    data: data && {
+      total: data.total,
+      rows: data.courses.map((c) => ({
+        id: c.id,
+        draft: c.isDraft,
+        cells: [c.id, c.name, c.isDraft ? 'draft' : `published ${iso(c.publishedAt)}`, c.assigned],
+      })),
+    },
+  };
+}
 
 function Records({ kind, onUser }: { kind: Kind; onUser: (id: number) => void }) {
   const { admin, tenantId } = useConsole();
   const [query, setQuery] = useState('');
   const [offset, setOffset] = useState(0);
   const [shown, setShown] = useState<Shown<Row>>(NOTHING_SHOWN);
-  const loads = useLoads();
-  const [error, setError] = useState<string | null>(null);
-  const [version, setVersion] = useState(0);
-
-  useEffect(() => {
-    const params = { path: { tenantId }, query: { offset, limit: PAGE, ...(query ? { query } : {}) } };
-    const load = async () => {
-      if (kind === 'users') {
-        const { data, error: e } = await admin.GET('/tenants/{tenantId}/users', { params });
-        if (data)
-          return {
-            total: data.total,
-            rows: data.users.map((u) => ({ id: u.id, cells: [u.id, u.name, u.email, u.role] })),
-          };
-        throw e;
-      }
-      if (kind === 'groups') {
-        const { data, error: e } = await admin.GET('/tenants/{tenantId}/groups', { params });
-        if (data)
-          return {
-            total: data.total,
-            rows: data.groups.map((g) => ({ id: g.id, cells: [g.id, g.name, g.parentId ?? '—', g.members] })),
-          };
-        throw e;
-      }
-      const { data, error: e } = await admin.GET('/tenants/{tenantId}/courses', { params });
-      if (data)
-        return {
-          total: data.total,
-          rows: data.courses.map((c) => ({
-            id: c.id,
-            draft: c.isDraft,
-            cells: [c.id, c.name, c.isDraft ? 'draft' : `published ${iso(c.publishedAt)}`, c.assigned],
-          })),
-        };
-      throw e;
-    };
-    const n = loads.begin();
-    load().then(
-      (page) => {
-        if (!loads.take(n)) return;
-        setShown({ offset, ...page });
-        setError(null);
-      },
-      (e) => loads.take(n) && setError(problem(e)),
+  const page = usePage(
+    () =>
+      rowsOf(admin, kind, {
+        path: { tenantId },
+        query: { offset, limit: PAGE, ...(query ? { query } : {}) },
+      }),
+    ({ data }) => data && setShown({ offset, ...data }),
+    [admin, tenantId, kind, query, offset],
+  );
+  const publish = (courseId: number) =>
+    page.change(
+      admin.POST('/tenants/{tenantId}/courses/{courseId}/publish', {
+        params: { path: { tenantId, courseId } },
+      }),
     );
-  }, [admin, tenantId, kind, query, offset, version]);
-  const { rows, total } = shown;
-
-  const publish = async (courseId: number) => {
-    const { error: e } = await admin.POST('/tenants/{tenantId}/courses/{courseId}/publish', {
-      params: { path: { tenantId, courseId } },
-    });
-    setError(e ? problem(e) : null);
-    setVersion((v) => v + 1);
-  };
-  const heads: Record<Kind, string[]> = {
-    users: ['id', 'name', 'e-mail', 'role'],
-    groups: ['id', 'name', 'parent', 'members'],
-    courses: ['id', 'name', 'state', 'assigned'],
-  };
+  const columns: Column<Row>[] = [
+    ...HEADS[kind].map((head, i) => ({ head, cell: (r: Row) => r.cells[i] })),
+    {
+      head: '',
+      cell: (r) =>
+        r.draft ? (
+          <button type="button" onClick={() => publish(r.id)}>
+            Publish
+          </button>
+        ) : null,
+    },
+  ];
 
   return (
     <div>
@@ -118,76 +131,73 @@ function Records({ kind, onUser }: { kind: Kind; onUser: (id: number) => void })
           setOffset(0);
         }}
       />
-      <ErrorLine message={error} />
-      <table aria-label={kind}>
-        <thead>
-          <tr>
-            {heads[kind].map((h) => (
-              <th>{h}</th>
-            ))}
-            <th />
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((r) => (
-            <tr
-              data-id={r.id}
-              onClick={() => kind === 'users' && onUser(r.id)}
-              class={kind === 'users' ? 'clickable' : ''}
-            >
-              {r.cells.map((c) => (
-                <td>{c}</td>
-              ))}
-              <td>
-                {r.draft ? (
-                  <button type="button" onClick={() => publish(r.id)}>
-                    Publish
-                  </button>
-                ) : null}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      <Pager offset={shown.offset} size={PAGE} total={total} onOffset={setOffset} />
+      <ErrorLine message={page.error} />
+      <Table
+        label={kind}
+        columns={columns}
+        rows={shown.rows}
+        id={(r) => r.id}
+        rowClass={() => (kind === 'users' ? 'clickable' : '')}
+        onRow={(r) => kind === 'users' && onUser(r.id)}
+      />
+      <Pager offset={shown.offset} size={PAGE} total={shown.total} onOffset={setOffset} />
     </div>
   );
 }
 
+type Play = components['schemas']['RecordProgressRequest']['action'];
+const BODIES: Record<Play, components['schemas']['RecordProgressRequest']> = {
+  start: { action: 'start' },
+  progress: { action: 'progress', progressValue: 50 },
+  finish: { action: 'finish', resultValue: 90 },
+};
+
 function UserDetail({ userId }: { userId: number }) {
   const { admin, tenantId } = useConsole();
   const [detail, setDetail] = useState<components['schemas']['TenantUserDetail'] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const loads = useLoads();
-  const load = async () => {
-    const n = loads.begin();
-    const { data, error: e } = await admin.GET('/tenants/{tenantId}/users/{userId}', {
-      params: { path: { tenantId, userId } },
-    });
-    if (!loads.take(n)) return;
-    setDetail(data ?? null);
-    setError(data ? null : problem(e));
-  };
-  useEffect(() => {
-    load();
-  }, [userId, tenantId]);
+  const page = usePage(
+    () => admin.GET('/tenants/{tenantId}/users/{userId}', { params: { path: { tenantId, userId } } }),
+    ({ data }) => setDetail(data ?? null),
+    [userId, tenantId],
+  );
+  const play = (courseId: number, action: Play) =>
+    page.change(
+      admin.POST('/tenants/{tenantId}/users/{userId}/courses/{courseId}/progress', {
+        params: { path: { tenantId, userId, courseId } },
+        body: BODIES[action],
+      }),
+    );
+  const columns: Column<components['schemas']['TenantUserDetail']['assignments'][number]>[] = [
+    { head: 'course', cell: (a) => a.courseId },
+    { head: 'status', cell: (a) => a.status },
+    { head: 'progress', cell: (a) => `${a.progressValue}%` },
+    { head: 'result', cell: (a) => a.resultValue ?? '—' },
+    { head: 'deadline', cell: (a) => iso(a.deadlineAt) },
+    {
+      head: 'play',
+      cell: (a) => (
+        <>
+          {a.startedAt === null ? (
+            <button type="button" onClick={() => play(a.courseId, 'start')}>
+              Start
+            </button>
+          ) : null}
+          {a.finishedAt === null ? (
+            <>
+              <button type="button" onClick={() => play(a.courseId, 'progress')}>
+                50%
+              </button>
+              <button type="button" onClick={() => play(a.courseId, 'finish')}>
+                Finish
+              </button>
+            </>
+          ) : null}
+        </>
+      ),
+    },
+  ];
 
-  const play = async (courseId: number, action: components['schemas']['RecordProgressRequest']['action']) => {
-    const body: components['schemas']['RecordProgressRequest'] =
-      action === 'progress'
-        ? { action, progressValue: 50 }
-        : action === 'finish'
-          ? { action, resultValue: 90 }
-          : { action };
-    const { error: e } = await admin.POST('/tenants/{tenantId}/users/{userId}/courses/{courseId}/progress', {
-      params: { path: { tenantId, userId, courseId } },
-      body,
-    });
-    setError(e ? problem(e) : null);
-    await load();
-  };
-
-  if (!detail) return <ErrorLine message={error} />;
+  if (!detail) return <ErrorLine message={page.error} />;
   return (
     <article class="detail" aria-label="User detail">
       <h3>
@@ -197,48 +207,9 @@ function UserDetail({ userId }: { userId: number }) {
           {detail.banned ? ', banned' : ''})
         </span>
       </h3>
-      <ErrorLine message={error} />
+      <ErrorLine message={page.error} />
       <p>Groups: {detail.groups.map((g) => g.name).join(', ') || 'none'}</p>
-      <table aria-label="Assignments">
-        <thead>
-          <tr>
-            <th>course</th>
-            <th>status</th>
-            <th>progress</th>
-            <th>result</th>
-            <th>deadline</th>
-            <th>play</th>
-          </tr>
-        </thead>
-        <tbody>
-          {detail.assignments.map((a) => (
-            <tr data-id={a.courseId}>
-              <td>{a.courseId}</td>
-              <td>{a.status}</td>
-              <td>{a.progressValue}%</td>
-              <td>{a.resultValue ?? '—'}</td>
-              <td>{iso(a.deadlineAt)}</td>
-              <td>
-                {a.startedAt === null ? (
-                  <button type="button" onClick={() => play(a.courseId, 'start')}>
-                    Start
-                  </button>
-                ) : null}
-                {a.finishedAt === null ? (
-                  <>
-                    <button type="button" onClick={() => play(a.courseId, 'progress')}>
-                      50%
-                    </button>
-                    <button type="button" onClick={() => play(a.courseId, 'finish')}>
-                      Finish
-                    </button>
-                  </>
-                ) : null}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <Table label="Assignments" columns={columns} rows={detail.assignments} id={(a) => a.courseId} />
     </article>
   );
 }

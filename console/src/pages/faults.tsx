@@ -1,87 +1,95 @@
 // Faults and snapshots: injected faults (add, clear), the whole state downloaded and uploaded, reset.
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import type { components } from '../../../generated/admin.ts';
-import { download, problem } from '../api.ts';
-import { ErrorLine, useConsole, useLoads } from '../shared.tsx';
+import { download } from '../api.ts';
+import { usePage } from '../hooks.ts';
+import { type Column, ErrorLine, Table, useConsole } from '../shared.tsx';
 
 type Method = components['schemas']['HttpMethod'];
 
+type Fault = components['schemas']['Fault'];
+
 export function FaultsPage() {
   const { admin } = useConsole();
-  const [faults, setFaults] = useState<components['schemas']['Fault'][]>([]);
-  const [error, setError] = useState<string | null>(null);
+  const [faults, setFaults] = useState<Fault[]>([]);
   const [done, setDone] = useState<string | null>(null);
+  const page = usePage(
+    () => admin.GET('/faults'),
+    ({ data }) => data && setFaults(data.faults),
+    [],
+  );
 
-  const loads = useLoads();
-  const load = async () => {
-    const n = loads.begin();
-    const { data, error: e } = await admin.GET('/faults');
-    if (!loads.take(n)) return;
-    if (data) setFaults(data.faults);
-    setError(e ? problem(e) : null);
-  };
-  useEffect(() => {
-    load();
-  }, []);
-
-  const add = async (event: Event) => {
+  const add = (event: Event) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget as HTMLFormElement);
     const status = String(form.get('status'));
     const latency = String(form.get('latency'));
-    const { error: e } = await admin.POST('/faults', {
-      body: {
-        method: String(form.get('method')) as Method,
-        path: String(form.get('path')),
-        count: Number(form.get('count')),
-        ...(status ? { status: Number(status) } : {}),
-        ...(latency ? { latencyMs: Number(latency) } : {}),
-      },
-    });
-    setError(e ? problem(e) : null);
-    await load();
+    return page.change(
+      admin.POST('/faults', {
+        body: {
+          method: String(form.get('method')) as Method,
+          path: String(form.get('path')),
+          count: Number(form.get('count')),
+          ...(status ? { status: Number(status) } : {}),
+          ...(latency ? { latencyMs: Number(latency) } : {}),
+        },
+      }),
+    );
   };
-  const clear = async () => {
-    const { error: e } = await admin.DELETE('/faults');
-    setError(e ? problem(e) : null);
-    await load();
-  };
-  const remove = async (id: string) => {
-    const { error: e } = await admin.DELETE('/faults/{faultId}', { params: { path: { faultId: id } } });
-    setError(e ? problem(e) : null);
-    await load();
-  };
-  const exportState = async () => {
-    const { data, error: e } = await admin.GET('/snapshot');
-    if (data) download('lmskit-snapshot.json', data);
-    setError(e ? problem(e) : null);
-  };
+  const clear = () => page.change(admin.DELETE('/faults'));
+  const remove = (faultId: string) =>
+    page.change(admin.DELETE('/faults/{faultId}', { params: { path: { faultId } } }));
+  const exportState = () =>
+    page.call(admin.GET('/snapshot'), (snapshot) => snapshot && download('lmskit-snapshot.json', snapshot));
   const importState = async (file: File | undefined) => {
     if (!file) return;
     let snapshot: components['schemas']['StateSnapshot'];
     try {
       snapshot = JSON.parse(await file.text());
     } catch {
-      setError(`${file.name} is not JSON`);
+      page.fail(`${file.name} is not JSON`);
       return;
     }
-    const { data, error: e } = await admin.PUT('/snapshot', { body: snapshot });
-    setError(e ? problem(e) : null);
-    setDone(data ? `Loaded ${file.name}: tenants ${data.tenants.join(', ')}` : null);
+    const loaded = await page.call(admin.PUT('/snapshot', { body: snapshot }));
+    setDone(loaded ? `Loaded ${file.name}: tenants ${loaded.tenants.join(', ')}` : null);
   };
-  const reset = async (seed: 'demo' | 'empty') => {
+  const reset = (seed: 'demo' | 'empty') => {
     if (!confirm(`Reset the whole state to the ${seed} seed?`)) return;
-    const { data, error: e } = await admin.POST('/reset', { body: { seed } });
-    setError(e ? problem(e) : null);
-    setDone(data ? `Reset to the ${data.seed} seed: ${data.reset.join(', ')}` : null);
-    // The faults went with the reset.
-    await load();
+    // The faults went with the reset: the page loads them again.
+    return page.change(admin.POST('/reset', { body: { seed } }), (data) =>
+      setDone(data ? `Reset to the ${data.seed} seed: ${data.reset.join(', ')}` : null),
+    );
   };
+  const columns: Column<Fault>[] = [
+    { head: 'id', cell: (f) => f.id },
+    { head: 'method', cell: (f) => f.method ?? 'any' },
+    {
+      head: 'path',
+      cell: (f) => (
+        <>
+          {f.path ?? 'any'}
+          {f.tool ? ` · tool ${f.tool}` : ''}
+          {f.match ? ` · matching ${JSON.stringify(f.match)}` : ''}
+        </>
+      ),
+    },
+    { head: 'status', cell: (f) => f.status ?? 'real answer' },
+    { head: 'latency', cell: (f) => `${f.latencyMs ?? 0} ms` },
+    { head: 'remaining', cell: (f) => f.remaining },
+    {
+      head: '',
+      cell: (f) => (
+        <button type="button" aria-label={`Remove ${f.id}`} onClick={() => remove(f.id)}>
+          Remove
+        </button>
+      ),
+    },
+  ];
 
   return (
     <section>
       <h2>Faults and snapshots</h2>
-      <ErrorLine message={error} />
+      <ErrorLine message={page.error} />
       {done ? <p role="status">{done}</p> : null}
       <h3>Injected faults</h3>
       <form class="inline" aria-label="New fault" onSubmit={add}>
@@ -111,40 +119,7 @@ export function FaultsPage() {
         </label>
         <button type="submit">Add fault</button>
       </form>
-      <table aria-label="Faults">
-        <thead>
-          <tr>
-            <th>id</th>
-            <th>method</th>
-            <th>path</th>
-            <th>status</th>
-            <th>latency</th>
-            <th>remaining</th>
-            <th />
-          </tr>
-        </thead>
-        <tbody>
-          {faults.map((f) => (
-            <tr data-id={f.id}>
-              <td>{f.id}</td>
-              <td>{f.method ?? 'any'}</td>
-              <td>
-                {f.path ?? 'any'}
-                {f.tool ? ` · tool ${f.tool}` : ''}
-                {f.match ? ` · matching ${JSON.stringify(f.match)}` : ''}
-              </td>
-              <td>{f.status ?? 'real answer'}</td>
-              <td>{f.latencyMs ?? 0} ms</td>
-              <td>{f.remaining}</td>
-              <td>
-                <button type="button" aria-label={`Remove ${f.id}`} onClick={() => remove(f.id)}>
-                  Remove
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <Table label="Faults" columns={columns} rows={faults} id={(f) => f.id} />
       <button type="button" onClick={clear} disabled={faults.length === 0}>
         Clear all faults
       </button>

@@ -2,9 +2,10 @@
 // answer side by side, the contract verdict, "copy as curl", and the journal as HAR.
 import { useEffect, useState } from 'preact/hooks';
 import type { components, operations } from '../../../generated/admin.ts';
-import { download, problem } from '../api.ts';
+import { download } from '../api.ts';
 import { curlOf } from '../curl.ts';
-import { ErrorLine, Json, useConsole, useLoads } from '../shared.tsx';
+import { usePage } from '../hooks.ts';
+import { type Column, ErrorLine, Json, Table, useConsole } from '../shared.tsx';
 
 type Entry = components['schemas']['JournalEntry'];
 type Detail = components['schemas']['JournalEntryDetail'];
@@ -30,7 +31,6 @@ export function Requests() {
   const [entries, setEntries] = useState<Entry[]>([]);
   const [held, setHeld] = useState<{ held: number; size: number } | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
 
   const filters = (): Filters => {
     const bounds = STATUS_RANGES[range];
@@ -44,32 +44,21 @@ export function Requests() {
       ...(caller ? { caller } : {}),
     };
   };
-
-  useEffect(() => {
-    let stopped = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const poll = async () => {
-      const { data, error: refused } = await admin.GET('/journal', { params: { query: filters() } });
-      if (stopped) return;
-      if (data) {
-        setEntries(data.requests);
-        setHeld({ held: data.held, size: data.size });
-        setError(null);
-      } else setError(problem(refused));
-      timer = setTimeout(poll, POLL_MS);
-    };
-    poll();
-    return () => {
-      stopped = true;
-      clearTimeout(timer);
-    };
-  }, [admin, api, method, range, path, operationId, caller]);
-
-  const exportHar = async () => {
-    const { data, error: refused } = await admin.GET('/journal/har', { params: { query: filters() } });
-    if (data) download('lmskit-journal.har', data);
-    else setError(problem(refused));
-  };
+  const page = usePage(
+    () => admin.GET('/journal', { params: { query: filters() } }),
+    ({ data }) => {
+      if (!data) return;
+      setEntries(data.requests);
+      setHeld({ held: data.held, size: data.size });
+    },
+    [admin, api, method, range, path, operationId, caller],
+    POLL_MS,
+  );
+  const exportHar = () =>
+    page.call(
+      admin.GET('/journal/har', { params: { query: filters() } }),
+      (har) => har && download('lmskit-journal.har', har),
+    );
 
   const text = (value: string, set: (v: string) => void, label: string, placeholder: string) => (
     <label>
@@ -115,52 +104,23 @@ export function Requests() {
           Export HAR
         </button>
       </form>
-      <ErrorLine message={error} />
+      <ErrorLine message={page.error} />
       <p class="muted">
         {held
           ? `${entries.length} shown; the journal holds ${held.held} of at most ${held.size}, newest first.`
           : ''}
       </p>
       <div class="split">
-        <table class="journal" aria-label="Journal">
-          <thead>
-            <tr>
-              <th>time</th>
-              <th>api</th>
-              <th>method</th>
-              <th>url</th>
-              <th>status</th>
-              <th>operation</th>
-              <th>caller</th>
-              <th>contract</th>
-              <th>ms</th>
-            </tr>
-          </thead>
-          <tbody>
-            {entries.map((e) => (
-              <tr
-                key={e.id}
-                data-id={e.id}
-                class={`${e.id === selected ? 'selected' : ''} status-${String(e.status)[0]}xx`}
-                onClick={() => setSelected(e.id)}
-              >
-                <td title={`virtual ${e.virtualAt}`}>{e.at.slice(11, 23)}</td>
-                <td>{e.api}</td>
-                <td>{e.method}</td>
-                <td class="url">{e.url}</td>
-                <td class="status">{e.status}</td>
-                <td>{e.operationId ?? '—'}</td>
-                <td>
-                  {e.caller
-                    ? [e.caller.tenantId, e.caller.keyId, e.caller.userId].filter(Boolean).join(' · ')
-                    : '—'}
-                </td>
-                <td class={`verdict ${verdictClass(e)}`}>{verdictText(e)}</td>
-                <td>{e.latencyMs.toFixed(1)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <Table
+          label="Journal"
+          class="journal"
+          columns={JOURNAL}
+          rows={entries}
+          rowKey={(e) => e.id}
+          id={(e) => e.id}
+          rowClass={(e) => `${e.id === selected ? 'selected' : ''} status-${String(e.status)[0]}xx`}
+          onRow={(e) => setSelected(e.id)}
+        />
         {selected ? (
           <RequestDetail id={selected} />
         ) : (
@@ -180,26 +140,36 @@ const verdictClass = (e: Entry) =>
 const verdictText = (e: Entry) =>
   verdictClass(e) === 'bad' ? 'departs' : verdictClass(e) === 'unchecked' ? 'unchecked' : 'kept';
 
+const JOURNAL: Column<Entry>[] = [
+  { head: 'time', cell: (e) => e.at.slice(11, 23), title: (e) => `virtual ${e.virtualAt}` },
+  { head: 'api', cell: (e) => e.api },
+  { head: 'method', cell: (e) => e.method },
+  { head: 'url', cell: (e) => e.url, class: 'url' },
+  { head: 'status', cell: (e) => e.status, class: 'status' },
+  { head: 'operation', cell: (e) => e.operationId ?? '—' },
+  {
+    head: 'caller',
+    cell: (e) =>
+      e.caller ? [e.caller.tenantId, e.caller.keyId, e.caller.userId].filter(Boolean).join(' · ') : '—',
+  },
+  { head: 'contract', cell: verdictText, class: (e) => `verdict ${verdictClass(e)}` },
+  { head: 'ms', cell: (e) => e.latencyMs.toFixed(1) },
+];
+
 function RequestDetail({ id }: { id: string }) {
   const { admin } = useConsole();
   const [detail, setDetail] = useState<Detail | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const [curl, setCurl] = useState<string | null>(null);
-
-  const loads = useLoads();
+  const page = usePage(
+    () => admin.GET('/journal/{requestId}', { params: { path: { requestId: id } } }),
+    ({ data }) => setDetail(data ?? null),
+    [admin, id],
+  );
   useEffect(() => {
-    const n = loads.begin();
     setCurl(null);
-    admin
-      .GET('/journal/{requestId}', { params: { path: { requestId: id } } })
-      .then(({ data, error: refused }) => {
-        if (!loads.take(n)) return;
-        setDetail(data ?? null);
-        setError(data ? null : problem(refused));
-      });
   }, [admin, id]);
 
-  if (error) return <ErrorLine message={error} />;
+  if (page.error) return <ErrorLine message={page.error} />;
   if (!detail) return <p class="muted">Loading {id}…</p>;
   const { entry, request, response } = detail;
   const copy = async () => {

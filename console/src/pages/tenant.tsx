@@ -1,9 +1,10 @@
 // Tenant: the licence switches, the site API key, MCP keys (create — the key is shown once — and
 // revoke, with when each was last used); the rate-limit and AI-quota counters, with a reset.
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import type { components } from '../../../generated/admin.ts';
-import { iso, problem } from '../api.ts';
-import { ErrorLine, useConsole, useLoads } from '../shared.tsx';
+import { iso } from '../api.ts';
+import { usePage } from '../hooks.ts';
+import { type Column, ErrorLine, Table, useConsole } from '../shared.tsx';
 
 type Tenant = components['schemas']['Tenant'];
 type Key = components['schemas']['McpKeyRecord'];
@@ -20,69 +21,70 @@ export function TenantPage() {
   const [write, setWrite] = useState(false);
   const [created, setCreated] = useState<{ id: string; key: string } | null>(null);
   const [limits, setLimits] = useState<Limits | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const page = usePage(
+    () =>
+      Promise.all([
+        admin.GET('/tenants/{tenantId}', { params: { path } }),
+        admin.GET('/tenants/{tenantId}/mcp-keys', { params: { path } }),
+        admin.GET('/tenants/{tenantId}/users', { params: { path, query: { limit: 100 } } }),
+        admin.GET('/tenants/{tenantId}/limits', { params: { path } }),
+      ]),
+    ([t, k, u, l]) => {
+      if (t.data) setTenant(t.data);
+      if (l.data) setLimits(l.data);
+      if (k.data) setKeys(k.data.keys);
+      if (u.data) {
+        setUsers(u.data.users);
+        setOwner((o) => o || String(u.data.users[0]?.id ?? ''));
+      }
+    },
+    [tenantId],
+  );
 
-  const loads = useLoads();
-  const load = async () => {
-    const n = loads.begin();
-    const [t, k, u, l] = await Promise.all([
-      admin.GET('/tenants/{tenantId}', { params: { path } }),
-      admin.GET('/tenants/{tenantId}/mcp-keys', { params: { path } }),
-      admin.GET('/tenants/{tenantId}/users', { params: { path, query: { limit: 100 } } }),
-      admin.GET('/tenants/{tenantId}/limits', { params: { path } }),
-    ]);
-    if (!loads.take(n)) return;
-    if (t.data) setTenant(t.data);
-    if (l.data) setLimits(l.data);
-    if (k.data) setKeys(k.data.keys);
-    if (u.data) {
-      setUsers(u.data.users);
-      setOwner((o) => o || String(u.data.users[0]?.id ?? ''));
-    }
-    const refused = t.error ?? k.error ?? u.error ?? l.error;
-    setError(refused ? problem(refused) : null);
-  };
-  useEffect(() => {
-    load();
-  }, [tenantId]);
-
-  const update = async (patch: components['schemas']['UpdateTenantRequest']) => {
-    const { data, error: refused } = await admin.PATCH('/tenants/{tenantId}', {
-      params: { path },
-      body: patch,
-    });
-    if (data) setTenant(data);
-    setError(data ? null : problem(refused));
-  };
+  const update = (patch: components['schemas']['UpdateTenantRequest']) =>
+    page.call(
+      admin.PATCH('/tenants/{tenantId}', { params: { path }, body: patch }),
+      (t) => t && setTenant(t),
+    );
   const createKey = async () => {
-    const { data, error: refused } = await admin.POST('/tenants/{tenantId}/mcp-keys', {
-      params: { path },
-      body: { userId: Number(owner), scopes: write ? ['read', 'write'] : ['read'] },
-    });
-    setError(data ? null : problem(refused));
-    await load();
-    setCreated(data ? { id: data.id, key: data.key } : null);
+    const key = await page.change(
+      admin.POST('/tenants/{tenantId}/mcp-keys', {
+        params: { path },
+        body: { userId: Number(owner), scopes: write ? ['read', 'write'] : ['read'] },
+      }),
+    );
+    // Shown with the new key's row, once the keys are loaded again.
+    setCreated(key ? { id: key.id, key: key.key } : null);
   };
-  const resetLimits = async () => {
-    const { data, error: refused } = await admin.POST('/tenants/{tenantId}/limits/reset', {
-      params: { path },
-    });
-    if (data) setLimits(data);
-    setError(data ? null : problem(refused));
-  };
-  const revoke = async (keyId: string) => {
-    const { error: refused } = await admin.DELETE('/tenants/{tenantId}/mcp-keys/{keyId}', {
-      params: { path: { tenantId, keyId } },
-    });
-    setError(refused ? problem(refused) : null);
-    await load();
-  };
+  const resetLimits = () =>
+    page.call(admin.POST('/tenants/{tenantId}/limits/reset', { params: { path } }), (l) => l && setLimits(l));
+  const revoke = (keyId: string) =>
+    page.change(
+      admin.DELETE('/tenants/{tenantId}/mcp-keys/{keyId}', { params: { path: { tenantId, keyId } } }),
+    );
+  const keyColumns: Column<Key>[] = [
+    { head: 'id', cell: (k) => k.id },
+    { head: 'owner', cell: (k) => k.userId },
+    { head: 'scopes', cell: (k) => k.scopes.join(', ') },
+    { head: 'created', cell: (k) => iso(k.createdAt) },
+    { head: 'last used', cell: (k) => iso(k.lastUsedAt) },
+    { head: 'revoked', cell: (k) => iso(k.revokedAt) },
+    {
+      head: '',
+      cell: (k) =>
+        k.revokedAt === null ? (
+          <button type="button" onClick={() => revoke(k.id)}>
+            Revoke
+          </button>
+        ) : null,
+    },
+  ];
 
-  if (!tenant) return <ErrorLine message={error ?? 'Loading…'} />;
+  if (!tenant) return <ErrorLine message={page.error ?? 'Loading…'} />;
   return (
     <section>
       <h2>Tenant {tenant.name}</h2>
-      <ErrorLine message={error} />
+      <ErrorLine message={page.error} />
       <fieldset aria-label="Licence">
         <legend>Licence</legend>
         <label>
@@ -151,38 +153,7 @@ export function TenantPage() {
           <code class="secret">{created.key}</code>
         </p>
       ) : null}
-      <table aria-label="MCP keys">
-        <thead>
-          <tr>
-            <th>id</th>
-            <th>owner</th>
-            <th>scopes</th>
-            <th>created</th>
-            <th>last used</th>
-            <th>revoked</th>
-            <th />
-          </tr>
-        </thead>
-        <tbody>
-          {keys.map((k) => (
-            <tr data-id={k.id}>
-              <td>{k.id}</td>
-              <td>{k.userId}</td>
-              <td>{k.scopes.join(', ')}</td>
-              <td>{iso(k.createdAt)}</td>
-              <td>{iso(k.lastUsedAt)}</td>
-              <td>{iso(k.revokedAt)}</td>
-              <td>
-                {k.revokedAt === null ? (
-                  <button type="button" onClick={() => revoke(k.id)}>
-                    Revoke
-                  </button>
-                ) : null}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <Table label="MCP keys" columns={keyColumns} rows={keys} id={(k) => k.id} />
       {limits ? (
         <>
           <h3>Limits</h3>
@@ -194,30 +165,20 @@ export function TenantPage() {
           <p role="status" aria-label="Tenant AI calls today">
             Tenant AI calls today: {limits.aiCallsToday} of {limits.aiCallsPerTenantPerDay}
           </p>
-          <table aria-label="Limits">
-            <thead>
-              <tr>
-                <th>key</th>
-                <th>owner</th>
-                <th>requests in window</th>
-                <th>AI calls today</th>
-              </tr>
-            </thead>
-            <tbody>
-              {limits.keys.map((k) => (
-                <tr data-id={k.keyId}>
-                  <td>{k.keyId}</td>
-                  <td>{k.userId}</td>
-                  <td>
-                    {k.requestsInWindow} of {limits.requestsPerMinute || '∞'}
-                  </td>
-                  <td>
-                    {k.aiCallsToday} of {limits.aiCallsPerKeyPerDay}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <Table
+            label="Limits"
+            columns={[
+              { head: 'key', cell: (k) => k.keyId },
+              { head: 'owner', cell: (k) => k.userId },
+              {
+                head: 'requests in window',
+                cell: (k) => `${k.requestsInWindow} of ${limits.requestsPerMinute || '∞'}`,
+              },
+              { head: 'AI calls today', cell: (k) => `${k.aiCallsToday} of ${limits.aiCallsPerKeyPerDay}` },
+            ]}
+            rows={limits.keys}
+            id={(k) => k.keyId}
+          />
           <button type="button" onClick={resetLimits}>
             Reset counters
           </button>

@@ -1,9 +1,10 @@
 // Time and jobs: the virtual clock with buttons that advance it, the generation jobs with the state
 // they have now, and the generator's settings (durations, injected failures).
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import type { components } from '../../../generated/admin.ts';
-import { iso, problem } from '../api.ts';
-import { ErrorLine, useConsole, useLoads } from '../shared.tsx';
+import { iso } from '../api.ts';
+import { usePage } from '../hooks.ts';
+import { type Column, ErrorLine, Table, useConsole } from '../shared.tsx';
 
 const STEPS: [string, number][] = [
   ['+1 minute', 60],
@@ -12,61 +13,62 @@ const STEPS: [string, number][] = [
   ['+1 week', 604_800],
 ];
 
+const JOBS: Column<components['schemas']['AiJobList']['jobs'][number]>[] = [
+  { head: 'id', cell: (j) => j.id },
+  { head: 'state', cell: (j) => j.status, class: 'state' },
+  { head: 'prompt', cell: (j) => j.prompt },
+  { head: 'created', cell: (j) => iso(j.createdAt) },
+  { head: 'completes', cell: (j) => iso(j.completesAt) },
+  { head: 'course', cell: (j) => j.courseId ?? '—' },
+  { head: 'error', cell: (j) => j.error ?? '' },
+];
+
 export function TimePage() {
   const { admin, tenantId } = useConsole();
   const path = { tenantId };
   const [clock, setClock] = useState<components['schemas']['Clock'] | null>(null);
   const [jobs, setJobs] = useState<components['schemas']['AiJobList']['jobs']>([]);
   const [settings, setSettings] = useState<components['schemas']['AiSettings'] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  const loads = useLoads();
-  const load = async () => {
-    const n = loads.begin();
-    const [c, j, s] = await Promise.all([
-      admin.GET('/clock'),
-      admin.GET('/tenants/{tenantId}/ai/jobs', { params: { path, query: { limit: 50 } } }),
-      admin.GET('/tenants/{tenantId}/ai', { params: { path } }),
-    ]);
-    if (!loads.take(n)) return;
-    if (c.data) setClock(c.data);
-    if (j.data) setJobs(j.data.jobs);
-    if (s.data) setSettings(s.data);
-    setError(c.error || j.error || s.error ? problem(c.error ?? j.error ?? s.error) : null);
-  };
-  useEffect(() => {
-    load();
+  const page = usePage(
+    () =>
+      Promise.all([
+        admin.GET('/clock'),
+        admin.GET('/tenants/{tenantId}/ai/jobs', { params: { path, query: { limit: 50 } } }),
+        admin.GET('/tenants/{tenantId}/ai', { params: { path } }),
+      ]),
+    ([c, j, s]) => {
+      if (c.data) setClock(c.data);
+      if (j.data) setJobs(j.data.jobs);
+      if (s.data) setSettings(s.data);
+    },
+    [tenantId],
     // The clock may follow wall time and jobs come from clients: look again every 2 seconds.
-    const timer = setInterval(load, 2000);
-    return () => clearInterval(timer);
-  }, [tenantId]);
+    2000,
+  );
 
-  const advance = async (seconds: number) => {
-    const { data, error: e } = await admin.POST('/clock/advance', { body: { seconds } });
-    if (data) setClock(data);
-    setError(e ? problem(e) : null);
-    await load();
-  };
-  const save = async (event: Event) => {
+  const advance = (seconds: number) =>
+    page.change(admin.POST('/clock/advance', { body: { seconds } }), (c) => c && setClock(c));
+  const save = (event: Event) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget as HTMLFormElement);
-    const { data, error: e } = await admin.PATCH('/tenants/{tenantId}/ai', {
-      params: { path },
-      body: {
-        generationMinSeconds: Number(form.get('min')),
-        generationMaxSeconds: Number(form.get('max')),
-        failNextJobs: Number(form.get('fail')),
-        failureMessage: String(form.get('message')),
-      },
-    });
-    if (data) setSettings(data);
-    setError(e ? problem(e) : null);
+    return page.call(
+      admin.PATCH('/tenants/{tenantId}/ai', {
+        params: { path },
+        body: {
+          generationMinSeconds: Number(form.get('min')),
+          generationMaxSeconds: Number(form.get('max')),
+          failNextJobs: Number(form.get('fail')),
+          failureMessage: String(form.get('message')),
+        },
+      }),
+      (s) => s && setSettings(s),
+    );
   };
 
   return (
     <section>
       <h2>Time and jobs</h2>
-      <ErrorLine message={error} />
+      <ErrorLine message={page.error} />
       <p>
         Virtual now:{' '}
         <strong role="status" aria-label="Virtual time">
@@ -81,33 +83,13 @@ export function TimePage() {
         ))}
       </p>
       <h3>Generation jobs</h3>
-      <table aria-label="Generation jobs">
-        <thead>
-          <tr>
-            <th>id</th>
-            <th>state</th>
-            <th>prompt</th>
-            <th>created</th>
-            <th>completes</th>
-            <th>course</th>
-            <th>error</th>
-          </tr>
-        </thead>
-        <tbody>
-          {jobs.map((j) => (
-            <tr data-id={j.id}>
-              <td>{j.id}</td>
-              <td class="state">{j.status}</td>
-              <td>{j.prompt}</td>
-              <td>{iso(j.createdAt)}</td>
-              <td>{iso(j.completesAt)}</td>
-              <td>{j.courseId ?? '—'}</td>
-              <td>{j.error ?? ''}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      {jobs.length === 0 ? <p class="muted">No generation jobs yet.</p> : null}
+      <Table
+        label="Generation jobs"
+        columns={JOBS}
+        rows={jobs}
+        id={(j) => j.id}
+        empty="No generation jobs yet."
+      />
       <h3>Generator settings</h3>
       {settings ? (
         <form class="inline" aria-label="Generator settings" onSubmit={save} key={JSON.stringify(settings)}>

@@ -1,83 +1,122 @@
 // Webhooks: the tenant's receivers (add, remove) and the deliveries with their state and attempts; one
 // delivery's signed request (headers and raw body) on demand; any delivery sent again (a new delivery of
 // the same event, which the mock's dispatcher sends at once).
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import type { components } from '../../../generated/admin.ts';
-import { iso, problem } from '../api.ts';
-import { ErrorLine, useConsole, useLoads } from '../shared.tsx';
+import { iso } from '../api.ts';
+import { usePage } from '../hooks.ts';
+import { type Column, ErrorLine, Table, useConsole } from '../shared.tsx';
+
+type Receiver = components['schemas']['WebhookReceiver'];
+type Delivery = components['schemas']['WebhookDelivery'];
 
 export function WebhooksPage() {
   const { admin, tenantId } = useConsole();
   const path = { tenantId };
-  const [receivers, setReceivers] = useState<components['schemas']['WebhookReceiver'][]>([]);
-  const [deliveries, setDeliveries] = useState<components['schemas']['WebhookDelivery'][]>([]);
+  const [receivers, setReceivers] = useState<Receiver[]>([]);
+  const [deliveries, setDeliveries] = useState<Delivery[]>([]);
   const [url, setUrl] = useState('');
   const [secret, setSecret] = useState('');
-  const [error, setError] = useState<string | null>(null);
   const [shown, setShown] = useState<components['schemas']['WebhookDeliveryDetail'] | null>(null);
   const [queued, setQueued] = useState<string | null>(null);
-
-  const loads = useLoads();
-  const load = async () => {
-    const n = loads.begin();
-    const [r, d] = await Promise.all([
-      admin.GET('/tenants/{tenantId}/webhooks', { params: { path } }),
-      admin.GET('/tenants/{tenantId}/webhooks/deliveries', { params: { path, query: { limit: 100 } } }),
-    ]);
-    if (!loads.take(n)) return;
-    if (r.data) setReceivers(r.data.receivers);
-    if (d.data) setDeliveries(d.data.deliveries);
-    if (r.error || d.error) setError(problem(r.error ?? d.error));
-  };
-  useEffect(() => {
-    load();
+  const page = usePage(
+    () =>
+      Promise.all([
+        admin.GET('/tenants/{tenantId}/webhooks', { params: { path } }),
+        admin.GET('/tenants/{tenantId}/webhooks/deliveries', { params: { path, query: { limit: 100 } } }),
+      ]),
+    ([r, d]) => {
+      if (r.data) setReceivers(r.data.receivers);
+      if (d.data) setDeliveries(d.data.deliveries);
+    },
+    [tenantId],
     // Deliveries change as the dispatcher works: look again every 2 seconds.
-    const timer = setInterval(load, 2000);
-    return () => clearInterval(timer);
-  }, [tenantId]);
+    2000,
+  );
 
-  const add = async (event: Event) => {
+  const add = (event: Event) => {
     event.preventDefault();
-    const { error: e } = await admin.POST('/tenants/{tenantId}/webhooks', {
-      params: { path },
-      body: { url, secret },
-    });
-    setError(e ? problem(e) : null);
-    if (!e) setUrl('');
-    await load();
+    return page.change(
+      admin.POST('/tenants/{tenantId}/webhooks', { params: { path }, body: { url, secret } }),
+      (receiver) => receiver && setUrl(''),
+    );
   };
-  const show = async (deliveryId: string) => {
-    const { data, error: e } = await admin.GET('/tenants/{tenantId}/webhooks/deliveries/{deliveryId}', {
-      params: { path: { tenantId, deliveryId } },
-    });
-    setShown(data ?? null);
-    setError(e ? problem(e) : null);
-  };
-  const redeliver = async (deliveryId: string) => {
-    const { data, error: e } = await admin.POST(
-      '/tenants/{tenantId}/webhooks/deliveries/{deliveryId}/redeliver',
-      {
+  const show = (deliveryId: string) =>
+    page.call(
+      admin.GET('/tenants/{tenantId}/webhooks/deliveries/{deliveryId}', {
         params: { path: { tenantId, deliveryId } },
-      },
+      }),
+      (detail) => setShown(detail ?? null),
     );
-    setQueued(
-      data ? `${data.id} queued: ${data.eventType} (${data.eventId}) again, as ${deliveryId} sent it.` : null,
+  const redeliver = (deliveryId: string) =>
+    page.change(
+      admin.POST('/tenants/{tenantId}/webhooks/deliveries/{deliveryId}/redeliver', {
+        params: { path: { tenantId, deliveryId } },
+      }),
+      (again) =>
+        setQueued(
+          again
+            ? `${again.id} queued: ${again.eventType} (${again.eventId}) again, as ${deliveryId} sent it.`
+            : null,
+        ),
     );
-    setError(e ? problem(e) : null);
-    await load();
-  };
-  const remove = async (receiverId: string) => {
-    const { error: e } = await admin.DELETE('/tenants/{tenantId}/webhooks/{receiverId}', {
-      params: { path: { tenantId, receiverId } },
-    });
-    setError(e ? problem(e) : null);
-    await load();
-  };
+  const remove = (receiverId: string) =>
+    page.change(
+      admin.DELETE('/tenants/{tenantId}/webhooks/{receiverId}', {
+        params: { path: { tenantId, receiverId } },
+      }),
+    );
+  const receiverColumns: Column<Receiver>[] = [
+    { head: 'id', cell: (r) => r.id },
+    { head: 'url', cell: (r) => r.url },
+    { head: 'events', cell: (r) => r.events?.join(', ') ?? 'all' },
+    { head: 'created', cell: (r) => iso(r.createdAt) },
+    {
+      head: '',
+      cell: (r) => (
+        <button type="button" onClick={() => remove(r.id)}>
+          Remove
+        </button>
+      ),
+    },
+  ];
+  const deliveryColumns: Column<Delivery>[] = [
+    {
+      head: 'id',
+      cell: (d) => (
+        <>
+          {d.id}
+          {d.redeliveryOf ? <span class="muted"> (again: {d.redeliveryOf})</span> : null}
+        </>
+      ),
+    },
+    { head: 'receiver', cell: (d) => d.receiverId },
+    { head: 'event', cell: (d) => `${d.eventType} (${d.eventId})` },
+    { head: 'state', cell: (d) => d.state, class: 'state' },
+    {
+      head: 'attempts',
+      cell: (d) => d.attempts.map((a) => `${a.at} → ${a.status ?? a.error ?? '?'}`).join('; ') || 'none yet',
+    },
+    { head: 'next attempt', cell: (d) => d.nextAttemptAt ?? '—' },
+    {
+      head: '',
+      cell: (d) => (
+        <>
+          <button type="button" onClick={() => show(d.id)}>
+            Request
+          </button>
+          <button type="button" onClick={() => redeliver(d.id)}>
+            Redeliver
+          </button>
+        </>
+      ),
+    },
+  ];
 
   return (
     <section>
       <h2>Webhooks</h2>
-      <ErrorLine message={error} />
+      <ErrorLine message={page.error} />
       <form class="inline" aria-label="New receiver" onSubmit={add}>
         <label>
           URL
@@ -97,78 +136,14 @@ export function WebhooksPage() {
         </label>
         <button type="submit">Add receiver</button>
       </form>
-      <table aria-label="Receivers">
-        <thead>
-          <tr>
-            <th>id</th>
-            <th>url</th>
-            <th>events</th>
-            <th>created</th>
-            <th />
-          </tr>
-        </thead>
-        <tbody>
-          {receivers.map((r) => (
-            <tr data-id={r.id}>
-              <td>{r.id}</td>
-              <td>{r.url}</td>
-              <td>{r.events?.join(', ') ?? 'all'}</td>
-              <td>{iso(r.createdAt)}</td>
-              <td>
-                <button type="button" onClick={() => remove(r.id)}>
-                  Remove
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <Table label="Receivers" columns={receiverColumns} rows={receivers} id={(r) => r.id} />
       <h3>Deliveries</h3>
       {queued ? (
         <p class="muted" role="status" aria-label="Redelivery queued">
           {queued}
         </p>
       ) : null}
-      <table aria-label="Deliveries">
-        <thead>
-          <tr>
-            <th>id</th>
-            <th>receiver</th>
-            <th>event</th>
-            <th>state</th>
-            <th>attempts</th>
-            <th>next attempt</th>
-            <th />
-          </tr>
-        </thead>
-        <tbody>
-          {deliveries.map((d) => (
-            <tr data-id={d.id}>
-              <td>
-                {d.id}
-                {d.redeliveryOf ? <span class="muted"> (again: {d.redeliveryOf})</span> : null}
-              </td>
-              <td>{d.receiverId}</td>
-              <td>
-                {d.eventType} ({d.eventId})
-              </td>
-              <td class="state">{d.state}</td>
-              <td>
-                {d.attempts.map((a) => `${a.at} → ${a.status ?? a.error ?? '?'}`).join('; ') || 'none yet'}
-              </td>
-              <td>{d.nextAttemptAt ?? '—'}</td>
-              <td>
-                <button type="button" onClick={() => show(d.id)}>
-                  Request
-                </button>
-                <button type="button" onClick={() => redeliver(d.id)}>
-                  Redeliver
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <Table label="Deliveries" columns={deliveryColumns} rows={deliveries} id={(d) => d.id} />
       {shown ? (
         <section aria-label="Delivery request">
           <h3>
