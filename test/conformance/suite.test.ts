@@ -95,6 +95,16 @@ describe('the suite against the mock, with every kind of key, writes, the expert
     expect(summary(partial)).toMatch(/no key of a (manager|author|learner) given \(--role-key \w+=KEY\)/);
   }, 180_000);
 
+  /** Where a check that provokes `status` of an `api` operation belongs, for the message of a missing one. */
+  const whereToProbe = (api: 'v1' | 'v2', status: number) =>
+    status === 404
+      ? `a ${api.toUpperCase()}_NOT_FOUND entry in conformance/checks/probes/refusals.ts`
+      : status === 400 || status === 422
+        ? `a ${api.toUpperCase()}_MALFORMED entry in conformance/checks/probes/refusals.ts`
+        : status < 300
+          ? `a check in conformance/checks/${api}/ that reads or writes through it`
+          : `a check in conformance/checks/${api}/ or conformance/checks/probes/`;
+
   it('exercises every response the contracts document, or says why not (conformance/unprobed.ts)', () => {
     const covered = new Set(report.covered);
     const missing: string[] = [];
@@ -104,12 +114,15 @@ describe('the suite against the mock, with every kind of key, writes, the expert
         for (const status of Object.keys(op.node.responses).map(Number)) {
           const pair = `${api} ${operationId} ${status}`;
           const reason = unprobedResponse(api, operationId, op.node, status);
-          if (!covered.has(pair) && !reason) missing.push(pair);
+          if (!covered.has(pair) && !reason) missing.push(`${pair}: ${whereToProbe(api, status)}`);
           if (covered.has(pair) && reason) stale.push(`${pair}: ${reason}`);
         }
       }
     }
-    expect(missing, 'documented responses no check provokes').toEqual([]);
+    expect(
+      missing,
+      'documented responses no check provokes (or an exemption with its reason in conformance/unprobed.ts)',
+    ).toEqual([]);
     expect(stale, 'responses listed as unprobed that a check provokes').toEqual([]);
   });
 
