@@ -26,6 +26,7 @@ export default defineConfig({
             'mcp-server/**/*.test.ts',
             'conformance/**/*.test.ts',
             'lib/**/*.test.ts',
+            'package/**/*.test.ts',
           ],
           exclude: [...configDefaults.exclude, ...PROCESS_AND_BROWSER],
         },

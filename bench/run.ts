@@ -95,6 +95,21 @@ async function mock(extra: string[]) {
   return { port, ...started };
 }
 
+/**
+ * A mock of the scale seed whose v2 scenarios run with the demo keys: the seed's tenant starts at MCP
+ * access `none`, seed 000's default, so the bench turns it to `full` first, as a test would.
+ */
+async function scaleMock(spec: string) {
+  const started = await mock(['--seed-scale', spec]);
+  const licence = await fetch(`${base(started.port)}/__admin/tenants/demo`, {
+    method: 'PATCH',
+    headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ mcpAccess: 'full' }),
+  });
+  if (licence.status !== 200) throw new Error(`mcpAccess full on the scale seed: ${licence.status}`);
+  return started;
+}
+
 /** Node's arguments to run one of the bench's own TypeScript scripts. */
 const benchScript = (file: string, ...args: string[]) => [
   '--import',
@@ -282,8 +297,8 @@ const servers = {
   ...(needed('fsync')
     ? { fsync: await mock(['--state-file', join(stateDir, 'fsync.jsonl'), '--fsync']) }
     : {}),
-  ...(needed('scale') ? { scale: await mock(['--seed-scale', SCALE]) } : {}),
-  ...(FULL && needed('million') ? { million: await mock(['--seed-scale', MILLION]) } : {}),
+  ...(needed('scale') ? { scale: await scaleMock(SCALE) } : {}),
+  ...(FULL && needed('million') ? { million: await scaleMock(MILLION) } : {}),
 };
 const prismPort = { v1: await freePort(), v2: await freePort() };
 for (const api of ['v1', 'v2'] as const) {
@@ -483,7 +498,7 @@ console.log(
 // FULL: 60 s of mixed reads and writes at the 100 000-user seed, for memory that stays put.
 let soak: { idleMb: number; afterMb: number; samples: number[] } | null = null;
 if (FULL) {
-  const fresh = await mock(['--seed-scale', SCALE]);
+  const fresh = await scaleMock(SCALE);
   const idleMb = rssMb(fresh.child);
   const samples: number[] = [];
   const sampler = setInterval(() => samples.push(rssMb(fresh.child)), 5000);

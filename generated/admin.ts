@@ -164,7 +164,7 @@ export interface paths {
                 /** @description The tenant's id; the seeded tenant is `demo`. */
                 tenantId: components["parameters"]["TenantId"];
                 /**
-                 * @description The user, by integer id (the `userId` of `/api/v2`) or by v1 API ID (`lena`); digits only are the integer id.
+                 * @description The user, by integer id (the `userId` of `/api/v2`) or by v1 API ID (`lena`); digits only are the integer id, and `api:` before an API ID names it as one (`api:123`, a v1 API ID of digits).
                  * @example 7
                  */
                 userId: components["parameters"]["UserId"];
@@ -345,7 +345,7 @@ export interface paths {
             path: {
                 /** @description The tenant's id; the seeded tenant is `demo`. */
                 tenantId: components["parameters"]["TenantId"];
-                /** @description The key record's id (not the key). */
+                /** @description The key record's id (not the key). The example, `key_demo_read`, is the demo tenant's read-only demo key; keys made through the API have random ids. */
                 keyId: components["parameters"]["KeyId"];
             };
             cookie?: never;
@@ -398,7 +398,7 @@ export interface paths {
         put?: never;
         /**
          * Advance the virtual clock
-         * @description Moves the virtual clock forward by `seconds`. Deadlines pass, generation jobs finish, daily AI quotas reset and rate-limit windows refill as if that time had gone by.
+         * @description Moves the virtual clock forward by `seconds`. Deadlines pass, generation jobs finish, daily AI quotas reset and rate-limit windows refill as if that time had gone by. The clock does not pass its maximum (`ClockTime`, 253402214399, 9999-12-30T23:59:59Z): an advance beyond it is a 400 `VALIDATION_ERROR` naming how far the clock may still go, and nothing changes.
          */
         post: operations["advanceClock"];
         delete?: never;
@@ -418,7 +418,7 @@ export interface paths {
         put?: never;
         /**
          * Set the virtual clock
-         * @description Moves the virtual clock to `now`. Moving it backwards is allowed for tests, but deadlines and quotas then follow the new time.
+         * @description Moves the virtual clock to `now`. Moving it backwards is allowed for tests, but deadlines and quotas then follow the new time. A `now` past the clock's maximum (`ClockTime`, 253402214399, 9999-12-30T23:59:59Z) is a 400 `VALIDATION_ERROR`, and nothing changes.
          */
         post: operations["setClock"];
         delete?: never;
@@ -435,7 +435,7 @@ export interface paths {
                 /** @description The tenant's id; the seeded tenant is `demo`. */
                 tenantId: components["parameters"]["TenantId"];
                 /**
-                 * @description The user, by integer id (the `userId` of `/api/v2`) or by v1 API ID (`lena`); digits only are the integer id.
+                 * @description The user, by integer id (the `userId` of `/api/v2`) or by v1 API ID (`lena`); digits only are the integer id, and `api:` before an API ID names it as one (`api:123`, a v1 API ID of digits).
                  * @example 7
                  */
                 userId: components["parameters"]["UserId"];
@@ -455,8 +455,11 @@ export interface paths {
          *     certificate when the course has one. Every time is taken from the virtual clock.
          *
          *     404 when there is no such tenant, user or course, or the course is not assigned to the user;
-         *     409 `ALREADY_FINISHED` when the assignment is finished already, 409 `ASSIGNMENT_NOT_STARTED`
-         *     before the assignment's start (v1 `assignAt`, v2 `startAt`), and nothing changes.
+         *     422 `USER_BANNED` when the user is banned (v1 `blockUser`, v2 `banUser`), since a ban revokes
+         *     course access: no progress, no certificate, no `course.finished`; unbanned, the user plays on
+         *     from the progress recorded before the ban, which the ban kept; 409 `ALREADY_FINISHED` when the
+         *     assignment is finished already, 409 `ASSIGNMENT_NOT_STARTED` before the assignment's start (v1
+         *     `assignAt`, v2 `startAt`). A refused request changes nothing.
          */
         post: operations["recordProgress"];
         delete?: never;
@@ -561,7 +564,7 @@ export interface paths {
             path: {
                 /** @description The tenant's id; the seeded tenant is `demo`. */
                 tenantId: components["parameters"]["TenantId"];
-                /** @description The delivery's id, as listed by `GET /tenants/{tenantId}/webhooks/deliveries`. */
+                /** @description The delivery's id, as listed by `GET /tenants/{tenantId}/webhooks/deliveries`. The example, `dlv_1`, is the first delivery a fresh demo tenant makes: register a receiver and publish a draft first. */
                 deliveryId: components["parameters"]["DeliveryId"];
             };
             cookie?: never;
@@ -589,7 +592,7 @@ export interface paths {
             path: {
                 /** @description The tenant's id; the seeded tenant is `demo`. */
                 tenantId: components["parameters"]["TenantId"];
-                /** @description The delivery's id, as listed by `GET /tenants/{tenantId}/webhooks/deliveries`. */
+                /** @description The delivery's id, as listed by `GET /tenants/{tenantId}/webhooks/deliveries`. The example, `dlv_1`, is the first delivery a fresh demo tenant makes: register a receiver and publish a draft first. */
                 deliveryId: components["parameters"]["DeliveryId"];
             };
             cookie?: never;
@@ -619,7 +622,7 @@ export interface paths {
             path: {
                 /** @description The tenant's id; the seeded tenant is `demo`. */
                 tenantId: components["parameters"]["TenantId"];
-                /** @description The webhook receiver's id. Receiver ids start with `wh_`, so the literal path `/webhooks/deliveries` never names a receiver. */
+                /** @description The webhook receiver's id. Receiver ids start with `wh_`, so the literal path `/webhooks/deliveries` never names a receiver. The example, `wh_1`, is the first receiver a fresh demo tenant registers. */
                 receiverId: components["parameters"]["ReceiverId"];
             };
             cookie?: never;
@@ -683,9 +686,9 @@ export interface paths {
         /**
          * List the generation jobs
          * @description The tenant's course generation jobs, newest first, each with the state it has now on the
-         *     virtual clock: a job whose time has come is `completed` (or `failed`, when it was made to fail)
-         *     although the platform makes its course only when a client next reads the job, so `courseId`
-         *     stays null until then.
+         *     virtual clock. Generation runs in the background (seed 000): a job whose time has come is
+         *     `completed` with the `courseId` of the course it made (or `failed`, when it was made to fail)
+         *     without anyone polling it; course ids follow the order the jobs finished.
          */
         get: operations["listAiJobs"];
         put?: never;
@@ -760,7 +763,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The journal's id of the request (`req_` and a number). */
+                /** @description The journal's id of the request (`req_` and a number). The example, `req_1`, is the first request a freshly started mock records. */
                 requestId: components["parameters"]["RequestId"];
             };
             cookie?: never;
@@ -770,7 +773,9 @@ export interface paths {
          * @description One request with everything the journal keeps: the URL with its query, the request's headers
          *     (keys and tokens masked to their last 4 characters), its body (JSON as sent, or a summary of an
          *     upload: name, type, size), the answer's status, headers and body, and the contract verdict with
-         *     its errors. Bodies over 32 KB are cut there, with a note saying so.
+         *     its errors. Bodies over 32 KB are cut there, with a note saying so. An id that is not `req_` and
+         *     digits is a 400 `VALIDATION_ERROR`; one the journal does not hold (never given, or dropped as
+         *     the journal holds only its last entries) a 404.
          */
         get: operations["getJournalEntry"];
         put?: never;
@@ -822,7 +827,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The fault's id, as listed by `GET /faults`. */
+                /** @description The fault's id, as listed by `GET /faults`. The example, `fault_1`, is the first fault a freshly started mock makes. */
                 faultId: components["parameters"]["FaultId"];
             };
             cookie?: never;
@@ -885,7 +890,7 @@ export interface components {
         /** @description What to load after the reset, and what to leave as it is. */
         ResetRequest: {
             /**
-             * @description The seed to load — `demo` (tenant `demo` with users, groups, courses and assignments) or `empty` (tenant `demo` with its administrator only). Without it, what the mock started from: its seed (`--seed`, `--seed-scale`; `demo` unless told) or its fixtures (`--fixtures`).
+             * @description The seed to load — `demo` (tenant `demo` with users, groups, courses and assignments, and MCP access `full` with AI tools, so that the keys the mock prints work at once) or `empty` (tenant `demo` with its administrator only, MCP access `none`). Without it, what the mock started from: its seed (`--seed`, `--seed-scale`, whose tenant's MCP access is `none`; `demo` unless told) or its fixtures (`--fixtures`). The demo's `full` is the kit's choice (assumed): the platform's default, which every other tenant of the mock starts at, is `none`.
              * @enum {string}
              */
             seed?: "demo" | "empty";
@@ -948,7 +953,7 @@ export interface components {
             code: string;
         };
         /**
-         * @description The tenant's MCP tier (`restrictions.mcpAccess`) — the upper bound for every key of the tenant. `none` disables MCP (403 `MCP_LICENSE_DISABLED`), `read` treats every key as read-only, `full` lets keys use their scopes.
+         * @description The tenant's MCP tier (`restrictions.mcpAccess`) — the upper bound for every key of the tenant. `none`, the default, disables MCP (403 `MCP_LICENSE_DISABLED`), `read` treats every key as read-only, `full` lets keys use their scopes.
          * @enum {string}
          */
         McpAccess: "none" | "read" | "full";
@@ -994,6 +999,12 @@ export interface components {
              */
             required?: boolean;
         };
+        /**
+         * Format: email
+         * @description An e-mail address as the platform accepts one: the JSON Schema `email` format, which `pattern` spells out for a validator that does not check formats. A local part of letters, digits and ``!#$%&'*+/=?^_`{|}~-`` in dot-separated runs, `@`, and a domain of at least two dot-separated labels of letters, digits and inner hyphens (`anna@example.com`; `anna@localhost`, `0@com` and `a b@example.com` are refused). Letters in either case. The seed shows only "invalid e-mail format"; this rule is the kit's.
+         * @example anna.schmidt@example.com
+         */
+        EmailAddress: string;
         /** @description A user of the tenant, made as `createUser` of `/openapi/v1` makes one (events and audit included). */
         FixtureUser: {
             /**
@@ -1007,11 +1018,10 @@ export interface components {
              */
             name: string;
             /**
-             * Format: email
              * @description E-mail address, unique in the tenant (ignoring case).
              * @example lena@acme.example
              */
-            email: string;
+            email: components["schemas"]["EmailAddress"];
             /**
              * Format: password
              * @description The password (at least 8 characters); `fixture-password-<id>` when omitted. The mock keeps only its hash.
@@ -1158,7 +1168,7 @@ export interface components {
             result?: number;
         };
         /**
-         * @description A key scope — `read` for the read tools, `write` for the write and AI tools.
+         * @description A key scope — `read` for the read tools, `write` for the write and AI tools. A key issued with `write` alone may call the read tools too (assumed: the seed pairs each scope with its tools and does not say whether `write` includes reading; its capabilities show `read: true`), as far as the tenant's tier allows.
          * @enum {string}
          */
         McpScope: "read" | "write";
@@ -1205,13 +1215,13 @@ export interface components {
              */
             siteApiKey?: string;
             /**
-             * @description Whether the tenant has an MCP licence at all (MCP keys need one).
+             * @description Whether the tenant has an MCP licence at all (the fixtures' MCP keys need one). Without one, generating and revoking MCP keys answers 402 `LICENSE_RESTRICTED`; keys already issued keep working as `mcpAccess` allows (assumed: the seed ties only key management to the licence, so `mcpLicensed: false` with `mcpAccess: full` still serves every /api/v2 call of an existing key).
              * @default true
              */
             mcpLicensed?: boolean;
             /**
-             * @description The tenant's MCP tier; `full` when omitted, as the demo tenant's.
-             * @default full
+             * @description The tenant's MCP tier; `none` when omitted, the seed's default (every MCP request of its keys then gets 403 `MCP_LICENSE_DISABLED`): give `full` or `read` for fixtures whose keys an agent uses.
+             * @default none
              */
             mcpAccess?: components["schemas"]["McpAccess"];
             /**
@@ -1251,7 +1261,7 @@ export interface components {
         Fixture: {
             /**
              * Format: date-time
-             * @description Where the virtual clock starts; 2026-01-01T00:00:00Z (the demo seed's start) when omitted.
+             * @description Where the virtual clock starts; 2026-01-01T00:00:00Z (the demo seed's start) when omitted. At most the clock's maximum, 9999-12-30T23:59:59Z (`ClockTime`); a later one is a problem of `now`.
              * @example 2026-03-02T09:00:00Z
              */
             now?: string;
@@ -1285,8 +1295,9 @@ export interface components {
              * @example lms_demo_site_key_0123456789abcdef
              */
             siteApiKey: string;
-            /** @description Whether the tenant has an MCP licence at all. Without one, generating MCP keys answers 402 `LICENSE_RESTRICTED`. */
+            /** @description Whether the tenant has an MCP licence at all. Without one, generating and revoking MCP keys answers 402 `LICENSE_RESTRICTED`; keys already issued keep working as `mcpAccess` allows (assumed: the seed ties only key management to the licence, so `mcpLicensed: false` with `mcpAccess: full` still serves every /api/v2 call of an existing key). */
             mcpLicensed: boolean;
+            /** @description The tenant's MCP tier. `none`, the seed's default, for a tenant created, loaded from fixtures or from the `empty` or scale seed without one; the demo seed's tenant `demo` is `full`, the demo's choice (see `resetState`'s `seed`). */
             mcpAccess: components["schemas"]["McpAccess"];
             /** @description Whether AI tools may be used (`mcpAiAccess`). */
             mcpAiAccess: boolean;
@@ -1299,7 +1310,7 @@ export interface components {
         /** @description The tenant's first administrator (role `admin`), who can own MCP keys; when omitted, `admin` named "Administrator" with the e-mail `admin@<tenant id>.example`. */
         CreateTenantAdmin: {
             /**
-             * @description The administrator's v1 API id; `admin` when omitted.
+             * @description The administrator's v1 API id, alphanumeric as every v1 API ID is; `admin` when omitted.
              * @example admin
              */
             id?: string;
@@ -1309,11 +1320,10 @@ export interface components {
              */
             name: string;
             /**
-             * Format: email
              * @description E-mail address, unique within the tenant.
              * @example rita@readonly.example
              */
-            email: string;
+            email: components["schemas"]["EmailAddress"];
             /**
              * Format: password
              * @description Password (at least 8 characters); a random one when omitted.
@@ -1339,7 +1349,7 @@ export interface components {
              */
             siteApiKey?: string;
             /**
-             * @description Whether the tenant has an MCP licence at all (without one, generating MCP keys answers 402).
+             * @description Whether the tenant has an MCP licence at all. Without one, generating and revoking MCP keys answers 402 `LICENSE_RESTRICTED`; keys already issued keep working as `mcpAccess` allows (assumed: the seed ties only key management to the licence, so `mcpLicensed: false` with `mcpAccess: full` still serves every /api/v2 call of an existing key).
              * @default true
              */
             mcpLicensed?: boolean;
@@ -1357,7 +1367,7 @@ export interface components {
         };
         /** @description The licence fields to change; those omitted stay as they are. */
         UpdateTenantRequest: {
-            /** @description Whether the tenant has an MCP licence at all. */
+            /** @description Whether the tenant has an MCP licence at all. Without one, generating and revoking MCP keys answers 402 `LICENSE_RESTRICTED`; keys already issued keep working as `mcpAccess` allows (assumed: the seed ties only key management to the licence, so `mcpLicensed: false` with `mcpAccess: full` still serves every /api/v2 call of an existing key). */
             mcpLicensed?: boolean;
             mcpAccess?: components["schemas"]["McpAccess"];
             /** @description Whether AI tools may be used. */
@@ -1381,11 +1391,10 @@ export interface components {
              */
             name: string;
             /**
-             * Format: email
              * @description E-mail address.
              * @example ada@demo.example
              */
-            email: string;
+            email: components["schemas"]["EmailAddress"];
             /**
              * @description The role alias (`admin`, `manager`, `author` or `learner` in the demo seed).
              * @example admin
@@ -1404,9 +1413,10 @@ export interface components {
             total: components["schemas"]["Total"];
         };
         /**
-         * @description A user of the tenant, in either form: the integer id (the `userId` of `/api/v2`, the `id` of `listTenantUsers`) or the v1 API ID (`apiId` there, the `id` of `/openapi/v1`). A value of digits only is the integer id.
+         * @description A user of the tenant, in either form: the integer id (the `userId` of `/api/v2`, the `id` of `listTenantUsers`) or the v1 API ID (`apiId` there, the `id` of `/openapi/v1`). A value of digits only is the integer id; an API ID of digits only (`123`) is named with the prefix `api:` (`api:123`), which always means an API ID (`api:lena` is `lena`). An API ID is alphanumeric, so neither form can be read as the other.
          * @example 5
          * @example lena
+         * @example api:123
          */
         UserRef: number | string;
         /** @description A record's id and name. */
@@ -1649,7 +1659,7 @@ export interface components {
         /** @description The owner and scopes of a new key. */
         CreateMcpKeyRequest: {
             /**
-             * @description The owning user, by integer id or v1 API ID (`ada`). The key acts with this user's permissions. Any role may own a key (assumed): the seed has keys created by an admin ("the user who created it (an admin)") yet acting with the owner's permissions and role, which only tells for owners below admin; this call stands in for each user generating a key for themselves, so tests can hold a key of every role.
+             * @description The owning user, by integer id or v1 API ID (`ada`, or `api:123` for an API ID of digits only, as `UserRef` says). The key acts with this user's permissions. Any role may own a key (assumed): the seed has keys created by an admin ("the user who created it (an admin)") yet acting with the owner's permissions and role, which only tells for owners below admin; this call stands in for each user generating a key for themselves, so tests can hold a key of every role.
              * @example 1
              */
             userId: components["schemas"]["UserRef"];
@@ -1694,13 +1704,18 @@ export interface components {
              */
             code: string;
         };
+        /**
+         * @description A time of the virtual clock, Unix seconds, from 0 up to its maximum 253402214399 (9999-12-30T23:59:59Z). The maximum is a day short of the end of year 9999, so that every date the mock prints from the clock stays a four-digit-year ISO 8601 date, the next UTC midnight a daily AI quota resets at included, and a snapshot exported at the maximum imports back. The clock stops there: a running clock does not move past it, a generation job due later is due at it, and setting or advancing the clock, importing a snapshot or loading fixtures beyond it is refused with 400 `VALIDATION_ERROR`, changing nothing.
+         * @example 1767225600
+         */
+        ClockTime: number;
         /** @description The virtual clock. */
         Clock: {
             /**
-             * @description The virtual time, Unix seconds.
+             * @description The virtual time, Unix seconds; never past the clock's maximum 253402214399 (9999-12-30T23:59:59Z).
              * @example 1767225600
              */
-            now: number;
+            now: components["schemas"]["ClockTime"];
             /**
              * Format: date-time
              * @description The same instant in ISO 8601, UTC.
@@ -1711,7 +1726,7 @@ export interface components {
         /** @description How far to move the clock. */
         AdvanceClockRequest: {
             /**
-             * @description Seconds to advance, up to one year per call.
+             * @description Seconds to advance, up to one year per call, and no further than the clock's maximum (`ClockTime`, 9999-12-30T23:59:59Z): an advance past it is refused with 400 and the clock stays.
              * @example 86400
              */
             seconds: number;
@@ -1719,10 +1734,10 @@ export interface components {
         /** @description The time to set the clock to. */
         SetClockRequest: {
             /**
-             * @description The new virtual time, Unix seconds (up to the end of year 9999).
+             * @description The new virtual time, Unix seconds, at most the clock's maximum 253402214399 (9999-12-30T23:59:59Z).
              * @example 1769904000
              */
-            now: number;
+            now: components["schemas"]["ClockTime"];
         };
         /** @description What the simulated learner does. `progress` needs `progressValue`. */
         RecordProgressRequest: {
@@ -1968,7 +1983,7 @@ export interface components {
                  */
                 prompt: string;
                 /**
-                 * @description The course it made, once a client has read the completed job; else null.
+                 * @description The course it made, once completed (its time has come, polled or not); else null.
                  * @example null
                  */
                 courseId: number | null;
@@ -2586,10 +2601,10 @@ export interface components {
              */
             version: 1;
             /**
-             * @description The virtual time of the snapshot, Unix seconds (up to the end of year 9999, as `setClock`).
+             * @description The virtual time of the snapshot, Unix seconds, at most the clock's maximum 253402214399 (9999-12-30T23:59:59Z), as `setClock`.
              * @example 1767225600
              */
-            now: number;
+            now: components["schemas"]["ClockTime"];
             /** @description The whole platform state per tenant, keyed by tenant id — licence, users, groups, courses, assignments, webhook receivers, MCP key records. MCP keys appear as SHA-256 hashes only. */
             tenants: {
                 [key: string]: components["schemas"]["StateTenant"];
@@ -2658,6 +2673,15 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The learner is banned, so the course cannot be played: a ban revokes course access (seed 000, ban_user: "revokes login and course access, keeps history"; seed 001, User ban state: "user cannot log in"). Nothing changed. The same code and status as `/api/v2` answers when a banned user is assigned. */
+        Unprocessable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminError"];
+            };
+        };
     };
     parameters: {
         /** @description The tenant's id; the seeded tenant is `demo`. */
@@ -2669,14 +2693,14 @@ export interface components {
         /** @description The most users to return; without it, every matching user from `offset` on. */
         UserPageLimit: number;
         /**
-         * @description The user, by integer id (the `userId` of `/api/v2`) or by v1 API ID (`lena`); digits only are the integer id.
+         * @description The user, by integer id (the `userId` of `/api/v2`) or by v1 API ID (`lena`); digits only are the integer id, and `api:` before an API ID names it as one (`api:123`, a v1 API ID of digits).
          * @example 7
          */
         UserId: components["schemas"]["UserRef"];
         /** @description The most records to return. */
         PageLimit: number;
         /**
-         * @description Only this learner's assignments, by integer id or v1 API ID (digits only are the integer id); 404 when the tenant has no such user.
+         * @description Only this learner's assignments, by integer id or v1 API ID (digits only are the integer id; `api:123` is the API ID `123`); 404 when the tenant has no such user.
          * @example 5
          */
         AssignmentUserFilter: components["schemas"]["UserRef"];
@@ -2684,7 +2708,7 @@ export interface components {
         AssignmentCourseFilter: number;
         /** @description Only the assignments in this status now, on the virtual clock (`overdue`: the deadline passed before the course was finished). */
         AssignmentStatusFilter: "notStarted" | "inProgress" | "finished" | "overdue";
-        /** @description The key record's id (not the key). */
+        /** @description The key record's id (not the key). The example, `key_demo_read`, is the demo tenant's read-only demo key; keys made through the API have random ids. */
         KeyId: string;
         /** @description The course's integer id (the `courseId` of `/api/v2`). */
         CourseId: number;
@@ -2692,9 +2716,9 @@ export interface components {
         ReceiverIdFilter: string;
         /** @description The most deliveries to return, newest first. */
         DeliveryLimit: number;
-        /** @description The delivery's id, as listed by `GET /tenants/{tenantId}/webhooks/deliveries`. */
+        /** @description The delivery's id, as listed by `GET /tenants/{tenantId}/webhooks/deliveries`. The example, `dlv_1`, is the first delivery a fresh demo tenant makes: register a receiver and publish a draft first. */
         DeliveryId: string;
-        /** @description The webhook receiver's id. Receiver ids start with `wh_`, so the literal path `/webhooks/deliveries` never names a receiver. */
+        /** @description The webhook receiver's id. Receiver ids start with `wh_`, so the literal path `/webhooks/deliveries` never names a receiver. The example, `wh_1`, is the first receiver a fresh demo tenant registers. */
         ReceiverId: string;
         /** @description The most requests to return, newest first (the journal holds at most `--journal-size` requests, 1000 by default). */
         JournalLimit: number;
@@ -2727,9 +2751,9 @@ export interface components {
         JournalBody: string;
         /** @description With `true`, each request also carries its `request` and `response` (headers masked, bodies parsed), as `getJournalEntry` gives them; without it the list stays light. */
         JournalFull: boolean;
-        /** @description The journal's id of the request (`req_` and a number). */
+        /** @description The journal's id of the request (`req_` and a number). The example, `req_1`, is the first request a freshly started mock records. */
         RequestId: string;
-        /** @description The fault's id, as listed by `GET /faults`. */
+        /** @description The fault's id, as listed by `GET /faults`. The example, `fault_1`, is the first fault a freshly started mock makes. */
         FaultId: string;
     };
     requestBodies: never;
@@ -2959,7 +2983,7 @@ export interface operations {
                 /** @description The tenant's id; the seeded tenant is `demo`. */
                 tenantId: components["parameters"]["TenantId"];
                 /**
-                 * @description The user, by integer id (the `userId` of `/api/v2`) or by v1 API ID (`lena`); digits only are the integer id.
+                 * @description The user, by integer id (the `userId` of `/api/v2`) or by v1 API ID (`lena`); digits only are the integer id, and `api:` before an API ID names it as one (`api:123`, a v1 API ID of digits).
                  * @example 7
                  */
                 userId: components["parameters"]["UserId"];
@@ -3052,7 +3076,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Only this learner's assignments, by integer id or v1 API ID (digits only are the integer id); 404 when the tenant has no such user.
+                 * @description Only this learner's assignments, by integer id or v1 API ID (digits only are the integer id; `api:123` is the API ID `123`); 404 when the tenant has no such user.
                  * @example 5
                  */
                 userId?: components["parameters"]["AssignmentUserFilter"];
@@ -3206,7 +3230,7 @@ export interface operations {
             path: {
                 /** @description The tenant's id; the seeded tenant is `demo`. */
                 tenantId: components["parameters"]["TenantId"];
-                /** @description The key record's id (not the key). */
+                /** @description The key record's id (not the key). The example, `key_demo_read`, is the demo tenant's read-only demo key; keys made through the API have random ids. */
                 keyId: components["parameters"]["KeyId"];
             };
             cookie?: never;
@@ -3234,7 +3258,7 @@ export interface operations {
             path: {
                 /** @description The tenant's id; the seeded tenant is `demo`. */
                 tenantId: components["parameters"]["TenantId"];
-                /** @description The key record's id (not the key). */
+                /** @description The key record's id (not the key). The example, `key_demo_read`, is the demo tenant's read-only demo key; keys made through the API have random ids. */
                 keyId: components["parameters"]["KeyId"];
             };
             cookie?: never;
@@ -3340,7 +3364,7 @@ export interface operations {
                 /** @description The tenant's id; the seeded tenant is `demo`. */
                 tenantId: components["parameters"]["TenantId"];
                 /**
-                 * @description The user, by integer id (the `userId` of `/api/v2`) or by v1 API ID (`lena`); digits only are the integer id.
+                 * @description The user, by integer id (the `userId` of `/api/v2`) or by v1 API ID (`lena`); digits only are the integer id, and `api:` before an API ID names it as one (`api:123`, a v1 API ID of digits).
                  * @example 7
                  */
                 userId: components["parameters"]["UserId"];
@@ -3368,6 +3392,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["Unprocessable"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -3495,7 +3520,7 @@ export interface operations {
             path: {
                 /** @description The tenant's id; the seeded tenant is `demo`. */
                 tenantId: components["parameters"]["TenantId"];
-                /** @description The delivery's id, as listed by `GET /tenants/{tenantId}/webhooks/deliveries`. */
+                /** @description The delivery's id, as listed by `GET /tenants/{tenantId}/webhooks/deliveries`. The example, `dlv_1`, is the first delivery a fresh demo tenant makes: register a receiver and publish a draft first. */
                 deliveryId: components["parameters"]["DeliveryId"];
             };
             cookie?: never;
@@ -3523,7 +3548,7 @@ export interface operations {
             path: {
                 /** @description The tenant's id; the seeded tenant is `demo`. */
                 tenantId: components["parameters"]["TenantId"];
-                /** @description The delivery's id, as listed by `GET /tenants/{tenantId}/webhooks/deliveries`. */
+                /** @description The delivery's id, as listed by `GET /tenants/{tenantId}/webhooks/deliveries`. The example, `dlv_1`, is the first delivery a fresh demo tenant makes: register a receiver and publish a draft first. */
                 deliveryId: components["parameters"]["DeliveryId"];
             };
             cookie?: never;
@@ -3565,7 +3590,7 @@ export interface operations {
             path: {
                 /** @description The tenant's id; the seeded tenant is `demo`. */
                 tenantId: components["parameters"]["TenantId"];
-                /** @description The webhook receiver's id. Receiver ids start with `wh_`, so the literal path `/webhooks/deliveries` never names a receiver. */
+                /** @description The webhook receiver's id. Receiver ids start with `wh_`, so the literal path `/webhooks/deliveries` never names a receiver. The example, `wh_1`, is the first receiver a fresh demo tenant registers. */
                 receiverId: components["parameters"]["ReceiverId"];
             };
             cookie?: never;
@@ -3807,7 +3832,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The journal's id of the request (`req_` and a number). */
+                /** @description The journal's id of the request (`req_` and a number). The example, `req_1`, is the first request a freshly started mock records. */
                 requestId: components["parameters"]["RequestId"];
             };
             cookie?: never;
@@ -3823,6 +3848,7 @@ export interface operations {
                     "application/json": components["schemas"]["JournalEntryDetail"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
         };
@@ -3901,7 +3927,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The fault's id, as listed by `GET /faults`. */
+                /** @description The fault's id, as listed by `GET /faults`. The example, `fault_1`, is the first fault a freshly started mock makes. */
                 faultId: components["parameters"]["FaultId"];
             };
             cookie?: never;
@@ -3985,6 +4011,7 @@ export const errorCodes = {
     TENANT_EXISTS: 409,
     TOO_MANY_FAULTS: 409,
     UNAUTHORIZED: 401,
+    USER_BANNED: 422,
     VALIDATION_ERROR: 400,
 } as const;
 export type ErrorCode = keyof typeof errorCodes;
@@ -4004,7 +4031,7 @@ export interface OperationErrorCodes {
     getAiSettings: "NOT_FOUND" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     getClock: "UNAUTHORIZED";
     getHealth: never;
-    getJournalEntry: "NOT_FOUND" | "UNAUTHORIZED";
+    getJournalEntry: "NOT_FOUND" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     getLimits: "NOT_FOUND" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     getMcpKey: "NOT_FOUND" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     getRequestJournal: "UNAUTHORIZED" | "VALIDATION_ERROR";
@@ -4024,7 +4051,7 @@ export interface OperationErrorCodes {
     listWebhookReceivers: "NOT_FOUND" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     loadFixtures: "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     publishCourse: "NOT_FOUND" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
-    recordProgress: "ALREADY_FINISHED" | "ASSIGNMENT_NOT_STARTED" | "NOT_FOUND" | "STATE_NOT_SAVED" | "TENANT_EXISTS" | "TOO_MANY_FAULTS" | "UNAUTHORIZED" | "VALIDATION_ERROR";
+    recordProgress: "ALREADY_FINISHED" | "ASSIGNMENT_NOT_STARTED" | "NOT_FOUND" | "STATE_NOT_SAVED" | "TENANT_EXISTS" | "TOO_MANY_FAULTS" | "UNAUTHORIZED" | "USER_BANNED" | "VALIDATION_ERROR";
     redeliverWebhookDelivery: "EVENT_NOT_KEPT" | "NOT_FOUND" | "RECEIVER_REMOVED" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     resetLimits: "NOT_FOUND" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     resetState: "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";

@@ -183,7 +183,7 @@ export interface paths {
         head?: never;
         /**
          * Update a group
-         * @description Updates the group and returns it as updated. `name` is required; `parentId` null removes the parent; `attributes` are keyed by attribute name. Validation errors give 400 with `errors` keyed by field (for example `name`, `attributes.region`); an unknown group gives 404.
+         * @description Updates the group and returns it as updated. `name` is required; `parentId` null removes the parent; `attributes` are keyed by attribute name and, when sent, are the complete set, overwriting the current values (assumed, as `updateUser`'s are); omitted, they stay. Validation errors give 400 with `errors` keyed by field (for example `name`, `attributes.region`); an unknown group gives 404.
          */
         patch: operations["updateGroup"];
         trace?: never;
@@ -321,7 +321,7 @@ export interface paths {
         };
         /**
          * Get platform statistics
-         * @description Returns statistics of the whole platform: counters, users without activity, users without results, leaders ranked by completion count and average score, and courses not assigned to anyone. Response time grows with platform size.
+         * @description Returns statistics of the whole platform: counters, users without activity, users without results, leaders ranked by completion count and average score, and courses not assigned to anyone. Response time grows with platform size. Each list is capped, as no paging is shown: 100 users or courses (those made first), 10 leaders; the counters count everything.
          */
         get: operations["getStatistics"];
         put?: never;
@@ -649,6 +649,12 @@ export interface components {
             extraData?: components["schemas"]["AttributeOptionRequest"][] | null;
         };
         /**
+         * Format: email
+         * @description An e-mail address as the platform accepts one: the JSON Schema `email` format, which `pattern` spells out for a validator that does not check formats. A local part of letters, digits and ``!#$%&'*+/=?^_`{|}~-`` in dot-separated runs, `@`, and a domain of at least two dot-separated labels of letters, digits and inner hyphens (`anna@example.com`; `anna@localhost`, `0@com` and `a b@example.com` are refused). Letters in either case. The seed shows only "invalid e-mail format"; this rule is the kit's.
+         * @example anna.schmidt@example.com
+         */
+        EmailAddress: string;
+        /**
          * @description Custom user attribute values keyed by the attribute's `apiId`. What a value may hold depends on the attribute's definition, so it is checked by the service, not by this schema: text (type 1) at most 255 characters, date (2) in ISO format such as `2024-03-01`, yes/no (6) a boolean, number (8) numeric. The value formats of the choice, user-choice and link types are not shown in the seed.
          * @example {
          *       "department": "Sales",
@@ -671,11 +677,10 @@ export interface components {
              */
             name: string;
             /**
-             * Format: email
              * @description E-mail address; must be unique across the site. Checked as the JSON Schema `email` format with a domain that has a dot (`anna@example.com`); `anna@localhost` and `0@com` are refused with 400 keyed `email` (the seed shows only "invalid e-mail format").
              * @example anna.schmidt@example.com
              */
-            email: string;
+            email: components["schemas"]["EmailAddress"];
             /**
              * Format: password
              * @description Password, at least 8 characters.
@@ -722,7 +727,7 @@ export interface components {
             courses?: number[];
             /**
              * @description Deadline of the assignments made through `courses`, as a Unix timestamp (seconds, UTC).
-             * @example 1717200000
+             * @example 1769904000
              */
             deadlineAt?: number;
             /**
@@ -811,11 +816,10 @@ export interface components {
              */
             timezone?: string;
             /**
-             * Format: email
              * @description E-mail address, unique across the site.
              * @example anna.schmidt@example.com
              */
-            email: string;
+            email: components["schemas"]["EmailAddress"];
             /**
              * @description Ban status; a banned user cannot log in and does not count towards the licence.
              * @example false
@@ -856,11 +860,10 @@ export interface components {
             /** @description Interface language. */
             language: components["schemas"]["Language"];
             /**
-             * Format: email
              * @description E-mail address.
              * @example anna.schmidt@example.com
              */
-            email: string;
+            email: components["schemas"]["EmailAddress"];
             /**
              * @description Always true after a successful ban.
              * @example true
@@ -919,11 +922,10 @@ export interface components {
         /** @description Body of `updateUser`. The seed lists `email` as required and names `bio`, `occupation`, `location` and `timezone`; the wire names of the other fields are not shown. */
         UpdateUserRequest: {
             /**
-             * Format: email
              * @description E-mail address; must be unique across the site. Checked as the JSON Schema `email` format with a domain that has a dot (`anna@example.com`); `anna@localhost` and `0@com` are refused with 400 keyed `email` (the seed shows only "invalid e-mail format").
              * @example anna.schmidt@example.com
              */
-            email: string;
+            email: components["schemas"]["EmailAddress"];
             /**
              * @description Short biography.
              * @example Ten years in B2B sales.
@@ -1196,7 +1198,7 @@ export interface components {
              * @example Field and inside sales for Europe, the Middle East and Africa.
              */
             description?: string;
-            /** @description Custom group attribute values keyed by attribute name. */
+            /** @description The complete set of custom group attribute values keyed by attribute name, overwriting the current values: an attribute left out loses its value. Omitted, the current values stay. The seed shows only "attributes object keyed by attribute name"; replacing the set, as `updateUser` does with its `attributes`, is assumed. */
             attributes?: components["schemas"]["GroupAttributeValues"];
         };
         /** @description A user in short form (`id`, `name`, `email`, `role`), as listed in assignments and statistics. */
@@ -1212,11 +1214,10 @@ export interface components {
              */
             name: string;
             /**
-             * Format: email
              * @description E-mail address.
              * @example anna.schmidt@example.com
              */
-            email: string;
+            email: components["schemas"]["EmailAddress"];
             /** @description The user's role as `{alias}`. */
             role: components["schemas"]["Role"];
         };
@@ -1345,12 +1346,12 @@ export interface components {
             groups?: number[];
             /**
              * @description When the assignment starts, Unix timestamp (seconds, UTC); omitted = at once. Assignment lists show it as `assignedAt`, and the learner cannot start the course before it (assumed, the seed shows no field for it in the answers).
-             * @example 1714550400
+             * @example 1767830400
              */
             assignAt?: number;
             /**
              * @description Completion deadline, Unix timestamp (seconds, UTC).
-             * @example 1717200000
+             * @example 1769904000
              */
             deadlineAt?: number;
         };
@@ -1445,7 +1446,7 @@ export interface components {
             totalCount: number;
         };
         /** @description Platform-wide statistics. */
-        Statistics: {
+        StatisticsReport: {
             /** @description Platform counters. */
             statistics: {
                 /**
@@ -1469,13 +1470,13 @@ export interface components {
                  */
                 usersCount: number;
             };
-            /** @description Users who have not started any course, in short form `{id, name, email, role}` as in group statistics (the item fields are not shown for this endpoint). At most the first 100 (an assumed cap: the seed shows no paging). */
+            /** @description Users who have not started any course, in short form `{id, name, email, role}` as in group statistics (the item fields are not shown for this endpoint). At most 100 (an assumed cap: the seed shows no paging): the users made first, in the order they were made; `statistics.usersCount` counts every user, and nothing in the answer says the list was cut. */
             usersWithoutActivity: components["schemas"]["UserSummary"][];
-            /** @description Users who have not completed any course, in short form `{id, name, email, role}` as in group statistics (the item fields are not shown for this endpoint). At most the first 100 (an assumed cap: the seed shows no paging). */
+            /** @description Users who have not completed any course, in short form `{id, name, email, role}` as in group statistics (the item fields are not shown for this endpoint). At most 100 (an assumed cap: the seed shows no paging): the users made first, in the order they were made; `statistics.usersCount` counts every user, and nothing in the answer says the list was cut. */
             usersWithoutResults: components["schemas"]["UserSummary"][];
-            /** @description Users ranked by number of completed courses and average result (0-100). At most the first 10 (an assumed cap: the seed shows no paging). */
+            /** @description Users ranked by number of completed courses and average result (0-100). At most the top 10 (an assumed cap: the seed shows no paging): most completed courses first, then the highest exact (unrounded) average, then the user made first; nothing in the answer says the list was cut. */
             leaders: components["schemas"]["Leader"][];
-            /** @description Courses not assigned to anyone. At most the first 100 (an assumed cap: the seed shows no paging). */
+            /** @description Courses not assigned to anyone. At most 100 (an assumed cap: the seed shows no paging): those of the lowest ids, in order of id; `statistics.coursesCount` and `assignedCoursesCount` count every course, and nothing in the answer says the list was cut. */
             unassignedCourses: components["schemas"]["Course"][];
         };
         /** @description The envelope of every webhook event, as delivered to receivers and as returned by `getLastWebhookEvent`. */
@@ -1528,11 +1529,10 @@ export interface components {
              */
             name: string;
             /**
-             * Format: email
              * @description E-mail address.
              * @example anna.schmidt@example.com
              */
-            email: string;
+            email: components["schemas"]["EmailAddress"];
             /** @description Interface language. */
             language: components["schemas"]["Language"];
             /**
@@ -2178,7 +2178,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Statistics"];
+                    "application/json": components["schemas"]["StatisticsReport"];
                 };
             };
             401: components["responses"]["Unauthorized"];

@@ -59,8 +59,8 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description Integer id of the user.
-                 * @example 42
+                 * @description Integer id of the user (the example, 6, is the demo learner Lena).
+                 * @example 6
                  */
                 userId: components["parameters"]["UserId"];
             };
@@ -145,8 +145,8 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description Integer id of the user.
-                 * @example 42
+                 * @description Integer id of the user (the example, 6, is the demo learner Lena).
+                 * @example 6
                  */
                 userId: components["parameters"]["UserId"];
             };
@@ -264,8 +264,8 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description Integer id of the user.
-                 * @example 42
+                 * @description Integer id of the user (the example, 6, is the demo learner Lena).
+                 * @example 6
                  */
                 userId: components["parameters"]["UserId"];
             };
@@ -501,8 +501,8 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description Integer id of the user.
-                 * @example 42
+                 * @description Integer id of the user (the example, 6, is the demo learner Lena).
+                 * @example 6
                  */
                 userId: components["parameters"]["UserId"];
             };
@@ -531,8 +531,8 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description Integer id of the user.
-                 * @example 42
+                 * @description Integer id of the user (the example, 6, is the demo learner Lena).
+                 * @example 6
                  */
                 userId: components["parameters"]["UserId"];
             };
@@ -596,7 +596,8 @@ export interface paths {
          *     then calls `processSourceMaterial` with the returned `sessionId` and `fileId`. The split of the tool's
          *     result between the two calls is assumed. Pass an existing `sessionId` to bundle several files into one
          *     generation context; without it a new session is generated. Accepted: PDF, DOC, DOCX, PNG, JPG, GIF and
-         *     WebP, 20 MB (20971520 bytes) maximum per file.
+         *     WebP, 1 byte (`x-min-file-size`) to 20 MB (20971520 bytes, `x-max-file-size`) per file: an empty
+         *     file (0 bytes) is a 400 `VALIDATION_ERROR` "The file is empty.", a larger one a 413 `FILE_TOO_LARGE`.
          *
          *     - Scope: `write` (assumed; the seed shows no scope for this tool).
          *     - Permission: `course_edit`.
@@ -675,8 +676,8 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description Job id returned by the generate call.
-                 * @example job_3b9d6c1e
+                 * @description Job id returned by the generate call. The example, `job_1`, is the first job a fresh demo tenant makes: start a generation first.
+                 * @example job_1
                  */
                 jobId: components["parameters"]["JobId"];
             };
@@ -686,6 +687,9 @@ export interface paths {
          * Get the status of a generation job
          * @description Backend of the `get_course_generation_status` tool: the job's status, `result.courseId` once
          *     `completed`, `error.message` once `failed`. Generation takes about 10-30 seconds; poll every 3-5 seconds.
+         *     Generation runs in the background: once the job's time has passed, its course exists for every
+         *     API whether or not anyone polls, and polling only reads the job. Any key with the `write` scope
+         *     of the job's tenant may poll it, whoever started it (assumed); a job of another tenant is a 404.
          *
          *     - Scope: `write` (documented).
          *     - Permission: none beyond the write scope.
@@ -743,7 +747,7 @@ export interface paths {
             path: {
                 /**
                  * @description Integer id of a single-choice question element.
-                 * @example 102
+                 * @example 27
                  */
                 questionId: components["parameters"]["QuestionId"];
             };
@@ -808,6 +812,12 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * Format: email
+         * @description An e-mail address as the platform accepts one: the JSON Schema `email` format, which `pattern` spells out for a validator that does not check formats. A local part of letters, digits and ``!#$%&'*+/=?^_`{|}~-`` in dot-separated runs, `@`, and a domain of at least two dot-separated labels of letters, digits and inner hyphens (`anna@example.com`; `anna@localhost`, `0@com` and `a b@example.com` are refused). Letters in either case. The seed shows only "invalid e-mail format"; this rule is the kit's.
+         * @example anna.schmidt@example.com
+         */
+        EmailAddress: string;
         /** @description What the presented key can do, after permission, scope and licence filtering (documented fields). The tool server calls this once at start-up and registers only the tools listed in `tools`. */
         Capabilities: {
             /**
@@ -819,7 +829,7 @@ export interface components {
             /** @description Scopes of the key as they apply to this request. The tenant clamp is applied on every request, so `write` is false while the tenant's `mcpAccess` is `read`, even for a key issued with write. */
             scopes: {
                 /**
-                 * @description Whether read tools may be called.
+                 * @description Whether read tools may be called: true for a key issued with `read`, and in lmskit for one issued with `write` alone too (the seed leaves open whether `write` includes reading).
                  * @example true
                  */
                 read: boolean;
@@ -842,16 +852,42 @@ export interface components {
                  */
                 name: string;
                 /**
-                 * Format: email
                  * @description E-mail address of the key owner.
                  * @example ada.admin@example.com
                  */
-                email: string;
+                email: components["schemas"]["EmailAddress"];
             };
             /** @description Names of the tools the key can call; a tool not listed here is not offered to the agent. */
             tools: string[];
-            /** @description MCP resources offered to the agent; empty in the documented response. */
-            resources: Record<string, never>[];
+            /** @description MCP resources offered to the agent; empty in the documented response (the mock always sends an empty list). */
+            resources: {
+                /**
+                 * Format: uri
+                 * @description Where the resource is read from, as the agent's `resources/read` names it.
+                 * @example lms://courses/7
+                 */
+                uri: string;
+                /**
+                 * @description Programmatic name of the resource.
+                 * @example workplace-safety
+                 */
+                name: string;
+                /**
+                 * @description Human-readable name of the resource.
+                 * @example Workplace safety
+                 */
+                title?: string;
+                /**
+                 * @description What the resource holds.
+                 * @example The structure of course 7.
+                 */
+                description?: string;
+                /**
+                 * @description Media type of the resource's content.
+                 * @example application/json
+                 */
+                mimeType?: string;
+            }[];
         };
         /** @description Error body of every v2 error response (documented shape `{error, code}`). */
         Error: {
@@ -890,11 +926,10 @@ export interface components {
              */
             name: string;
             /**
-             * Format: email
              * @description E-mail address.
              * @example lena.learner@example.com
              */
-            email: string;
+            email: components["schemas"]["EmailAddress"];
             /**
              * @description Role alias; the mock uses `admin`, `manager`, `author` and `learner` (high to low).
              * @example learner
@@ -912,6 +947,12 @@ export interface components {
              */
             totalCount: number;
         };
+        /**
+         * @description A language as its two-letter ISO 639-1 code, in lower case (`en`, `de`): one of the 184 codes of the ISO 639-2 registration authority's list that have a two-letter form. Two other letters (`zz`) name no language; in a request they are refused with 400 `VALIDATION_ERROR`.
+         * @example en
+         * @enum {string}
+         */
+        LanguageCode: "aa" | "ab" | "ae" | "af" | "ak" | "am" | "an" | "ar" | "as" | "av" | "ay" | "az" | "ba" | "be" | "bg" | "bh" | "bi" | "bm" | "bn" | "bo" | "br" | "bs" | "ca" | "ce" | "ch" | "co" | "cr" | "cs" | "cu" | "cv" | "cy" | "da" | "de" | "dv" | "dz" | "ee" | "el" | "en" | "eo" | "es" | "et" | "eu" | "fa" | "ff" | "fi" | "fj" | "fo" | "fr" | "fy" | "ga" | "gd" | "gl" | "gn" | "gu" | "gv" | "ha" | "he" | "hi" | "ho" | "hr" | "ht" | "hu" | "hy" | "hz" | "ia" | "id" | "ie" | "ig" | "ii" | "ik" | "io" | "is" | "it" | "iu" | "ja" | "jv" | "ka" | "kg" | "ki" | "kj" | "kk" | "kl" | "km" | "kn" | "ko" | "kr" | "ks" | "ku" | "kv" | "kw" | "ky" | "la" | "lb" | "lg" | "li" | "ln" | "lo" | "lt" | "lu" | "lv" | "mg" | "mh" | "mi" | "mk" | "ml" | "mn" | "mr" | "ms" | "mt" | "my" | "na" | "nb" | "nd" | "ne" | "ng" | "nl" | "nn" | "no" | "nr" | "nv" | "ny" | "oc" | "oj" | "om" | "or" | "os" | "pa" | "pi" | "pl" | "ps" | "pt" | "qu" | "rm" | "rn" | "ro" | "ru" | "rw" | "sa" | "sc" | "sd" | "se" | "sg" | "si" | "sk" | "sl" | "sm" | "sn" | "so" | "sq" | "sr" | "ss" | "st" | "su" | "sv" | "sw" | "ta" | "te" | "tg" | "th" | "ti" | "tk" | "tl" | "tn" | "to" | "tr" | "ts" | "tt" | "tw" | "ty" | "ug" | "uk" | "ur" | "uz" | "ve" | "vi" | "vo" | "wa" | "wo" | "xh" | "yi" | "yo" | "za" | "zh" | "zu";
         /** @description One user with group memberships and profile fields; field names and the profile fields (`language`, `occupation`, `location`, `timezone`) assumed. The seed lists the content only: name, e-mail, role, group memberships, status. */
         UserDetail: components["schemas"]["UserSummary"] & {
             /** @description Groups the user belongs to. */
@@ -931,7 +972,7 @@ export interface components {
              * @description Interface language (ISO 639-1), or null when not set.
              * @example en
              */
-            language: string | null;
+            language: components["schemas"]["LanguageCode"] | null;
             /**
              * @description Job title, or null when not set.
              * @example Account manager
@@ -1096,7 +1137,7 @@ export interface components {
              * @description ISO 639-1 language of the content, when known — set on generated courses (the `language` option, or the prompt's language). Assumed field.
              * @example de
              */
-            language?: string;
+            language?: components["schemas"]["LanguageCode"];
             /**
              * @description Long description; empty string when not set.
              * @example A one-hour introduction for every new employee.
@@ -1265,11 +1306,10 @@ export interface components {
                  */
                 name: string;
                 /**
-                 * Format: email
                  * @description User e-mail address.
                  * @example lena.learner@example.com
                  */
-                email: string;
+                email: components["schemas"]["EmailAddress"];
                 status: components["schemas"]["AssignmentStatus"];
                 /**
                  * @description Progress, percent.
@@ -1373,11 +1413,10 @@ export interface components {
                      */
                     name: string;
                     /**
-                     * Format: email
                      * @description User e-mail address.
                      * @example lena.learner@example.com
                      */
-                    email: string;
+                    email: components["schemas"]["EmailAddress"];
                 };
                 /**
                  * @description Points earned.
@@ -1473,17 +1512,17 @@ export interface components {
         AssignUserRequest: {
             /**
              * @description Integer id of the user to assign.
-             * @example 42
+             * @example 6
              */
             userId: number;
             /**
              * @description Deadline, Unix seconds; omitted means no deadline.
-             * @example 1738972800
+             * @example 1769904000
              */
             deadlineAt?: number;
             /**
              * @description When the course becomes available, Unix seconds; omitted means immediately.
-             * @example 1736380800
+             * @example 1767830400
              */
             startAt?: number;
         };
@@ -1502,7 +1541,7 @@ export interface components {
             groups: number[];
             /**
              * @description Deadline for every member, Unix seconds; omitted means no deadline. Name and place assumed.
-             * @example 1738972800
+             * @example 1769904000
              */
             deadlineAt?: number;
         };
@@ -1545,7 +1584,7 @@ export interface components {
             groups?: number[];
             /**
              * @description Deadline for the whole chain, Unix seconds; omitted means no deadline.
-             * @example 1738972800
+             * @example 1769904000
              */
             deadlineAt?: number;
         };
@@ -1572,7 +1611,7 @@ export interface components {
         BanUserRequest: {
             /**
              * @description Integer id of the user to ban.
-             * @example 42
+             * @example 6
              */
             userId: number;
         };
@@ -1580,7 +1619,7 @@ export interface components {
         BanUserResult: {
             /**
              * @description Integer id of the banned user.
-             * @example 42
+             * @example 6
              */
             userId: number;
             /**
@@ -1594,7 +1633,7 @@ export interface components {
         UnbanUserResult: {
             /**
              * @description Integer id of the user.
-             * @example 42
+             * @example 6
              */
             userId: number;
             /**
@@ -1607,25 +1646,23 @@ export interface components {
         /** @description Body of an e-mail change; shape `{email}` assumed. */
         ChangeUserEmailRequest: {
             /**
-             * Format: email
              * @description The new e-mail address. At most 254 characters (RFC 5321); the bound is assumed. Checked as the JSON Schema `email` format with a domain that has a dot, as v1 checks it.
              * @example lena.new@example.com
              */
-            email: string;
+            email: components["schemas"]["EmailAddress"];
         };
         /** @description Result of an e-mail change; shape assumed. The standard e-mail-change notification is sent. */
         ChangeUserEmailResult: {
             /**
              * @description Integer user id.
-             * @example 42
+             * @example 6
              */
             userId: number;
             /**
-             * Format: email
              * @description The new e-mail address.
              * @example lena.new@example.com
              */
-            email: string;
+            email: components["schemas"]["EmailAddress"];
             /**
              * @description Always true; the e-mail-change notification was triggered.
              * @example true
@@ -1676,11 +1713,8 @@ export interface components {
              * Format: binary
              * @description The source file; PDF, DOC, DOCX, PNG, JPG, GIF or WebP, 20 MB (20971520 bytes) maximum. Larger files get 413 `FILE_TOO_LARGE`, other types 415 `UNSUPPORTED_FILE_TYPE`, an empty file (0 bytes) 400 `VALIDATION_ERROR` "The file is empty."
              */
-            file: string;
-            /**
-             * @description Session to add the file to, so several files form one generation context; omitted means a new session is generated.
-             * @example sess_4f1c2b7a
-             */
+            file: Blob;
+            /** @description Session to add the file to, so several files form one generation context; omitted means a new session is generated (the first a fresh demo tenant makes is `ses_1`). */
             sessionId?: string;
         };
         /**
@@ -1693,12 +1727,12 @@ export interface components {
         UploadSourceMaterialResult: {
             /**
              * @description Session the file belongs to (the one sent, or a newly generated one).
-             * @example sess_4f1c2b7a
+             * @example ses_1
              */
             sessionId: string;
             /**
              * @description Id of the stored file within the session.
-             * @example file_9a3e01
+             * @example file_1
              */
             fileId: string;
             /**
@@ -1717,12 +1751,12 @@ export interface components {
         ProcessSourceMaterialRequest: {
             /**
              * @description Session returned by the upload.
-             * @example sess_4f1c2b7a
+             * @example ses_1
              */
             sessionId: string;
             /**
              * @description File id returned by the upload.
-             * @example file_9a3e01
+             * @example file_1
              */
             fileId: string;
         };
@@ -1730,7 +1764,7 @@ export interface components {
         ProcessSourceMaterialResult: {
             /**
              * @description Session to pass to `create_course_from_files`.
-             * @example sess_4f1c2b7a
+             * @example ses_1
              */
             sessionId: string;
             /**
@@ -1758,10 +1792,10 @@ export interface components {
              */
             moduleCount?: number;
             /**
-             * @description Course language, ISO 639-1; omitted means the language of the prompt.
+             * @description Course language, an ISO 639-1 code (`LanguageCode`; `zz` is refused with 400); omitted means the language of the prompt.
              * @example en
              */
-            language?: string;
+            language?: components["schemas"]["LanguageCode"];
             /**
              * @description Course title; omitted means the title is generated. At most 200 characters; the bound is assumed.
              * @example Information security for new hires
@@ -1777,7 +1811,7 @@ export interface components {
             prompt: string;
             /**
              * @description Upload session whose files are the source material; omitted for a prompt-only course. At most 64 characters; the bound is assumed.
-             * @example sess_4f1c2b7a
+             * @example ses_1
              */
             sessionId?: string;
             options?: components["schemas"]["GenerationOptions"];
@@ -1786,7 +1820,7 @@ export interface components {
         GenerateCourseResult: {
             /**
              * @description Job to poll with `get_course_generation_status`.
-             * @example job_3b9d6c1e
+             * @example job_1
              */
             jobId: string;
             /**
@@ -1801,41 +1835,78 @@ export interface components {
              */
             message: string;
         };
-        /** @description A course-generation job. It is created `queued` and moves to `completed` (with `result.courseId`) or `failed` (with `error.message`); generation takes about 10-30 seconds, so clients poll every 3-5 seconds until the status is final. No intermediate states are documented. */
-        GenerationJob: {
+        /** @description A generation job not finished yet. */
+        QueuedGenerationJob: {
             /**
              * @description Job id returned by the generate call.
-             * @example job_3b9d6c1e
+             * @example job_1
              */
             jobId: string;
             /**
-             * @description Job state; `completed` and `failed` are final. The seed does not show intermediate states, so that there are none is assumed (`x-assumed-closed`): a client should treat any other value as still running.
-             * @example completed
+             * @description `queued`: accepted and still generating. The seed does not show intermediate states, so that there are none is assumed (`x-assumed-closed`): a client should treat any status other than `completed` and `failed` as still running. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
-            status: "queued" | "completed" | "failed";
+            status: "queued";
             /**
              * @description When the job was accepted, Unix seconds; assumed field (the mock always sends it).
-             * @example 1737072000
+             * @example 1767225600
              */
             createdAt?: number;
-            /** @description Present when `status` is `completed`. */
-            result?: {
+        };
+        /** @description A generation job that finished with a course. */
+        CompletedGenerationJob: {
+            /**
+             * @description Job id returned by the generate call.
+             * @example job_1
+             */
+            jobId: string;
+            /**
+             * @description `completed`: final; `result` names the course. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            status: "completed";
+            /**
+             * @description When the job was accepted, Unix seconds; assumed field (the mock always sends it).
+             * @example 1767225600
+             */
+            createdAt?: number;
+            /** @description What the job made. */
+            result: {
                 /**
                  * @description Integer id of the generated course (a draft).
-                 * @example 12
+                 * @example 49
                  */
                 courseId: number;
             };
-            /** @description Present when `status` is `failed`. */
-            error?: {
+        };
+        /** @description A generation job that failed. */
+        FailedGenerationJob: {
+            /**
+             * @description Job id returned by the generate call.
+             * @example job_1
+             */
+            jobId: string;
+            /**
+             * @description `failed`: final; `error` says why. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            status: "failed";
+            /**
+             * @description When the job was accepted, Unix seconds; assumed field (the mock always sends it).
+             * @example 1767225600
+             */
+            createdAt?: number;
+            /** @description Why the job failed. */
+            error: {
                 /**
                  * @description Why generation failed.
                  * @example The generator could not produce a course from this prompt.
                  */
                 message: string;
             };
-        } & (unknown & unknown);
+        };
+        /** @description A course-generation job, one of three shapes told apart by `status`: it is created `queued` and moves to `completed` (with `result.courseId`) or `failed` (with `error.message`); generation takes about 10-30 seconds, so clients poll every 3-5 seconds until the status is final. No intermediate states are documented. */
+        GenerationJob: components["schemas"]["QueuedGenerationJob"] | components["schemas"]["CompletedGenerationJob"] | components["schemas"]["FailedGenerationJob"];
         /** @description Body of a refinement (documented `{feedback}`). */
         RefineCourseRequest: {
             /**
@@ -2055,8 +2126,8 @@ export interface components {
          */
         SearchLimit: number;
         /**
-         * @description Integer id of the user.
-         * @example 42
+         * @description Integer id of the user (the example, 6, is the demo learner Lena).
+         * @example 6
          */
         UserId: number;
         /**
@@ -2090,12 +2161,12 @@ export interface components {
          */
         AuditAuthor: number;
         /**
-         * @description Start of the time window, inclusive: an ISO 8601 date-time or a YYYY-MM-DD date (literal parameter name `fields[createdAt][from]`).
+         * @description Start of the time window, inclusive: an ISO 8601 date-time or a YYYY-MM-DD date (literal parameter name `fields[createdAt][from]`). Its date is a day the calendar has: the pattern alone lets `2026-02-30` through, which is refused with 400 `VALIDATION_ERROR`.
          * @example 2025-01-01
          */
         AuditCreatedFrom: string;
         /**
-         * @description End of the time window, inclusive (a date means the whole day): an ISO 8601 date-time or a YYYY-MM-DD date (literal parameter name `fields[createdAt][to]`).
+         * @description End of the time window, inclusive (a date means the whole day): an ISO 8601 date-time or a YYYY-MM-DD date (literal parameter name `fields[createdAt][to]`). Its date is a day the calendar has: the pattern alone lets `2026-02-30` through, which is refused with 400 `VALIDATION_ERROR`.
          * @example 2025-01-31T23:59:59Z
          */
         AuditCreatedTo: string;
@@ -2115,13 +2186,13 @@ export interface components {
          */
         ChainId: number;
         /**
-         * @description Job id returned by the generate call.
-         * @example job_3b9d6c1e
+         * @description Job id returned by the generate call. The example, `job_1`, is the first job a fresh demo tenant makes: start a generation first.
+         * @example job_1
          */
         JobId: string;
         /**
          * @description Integer id of a single-choice question element.
-         * @example 102
+         * @example 27
          */
         QuestionId: number;
         /**
@@ -2206,8 +2277,8 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Integer id of the user.
-                 * @example 42
+                 * @description Integer id of the user (the example, 6, is the demo learner Lena).
+                 * @example 6
                  */
                 userId: components["parameters"]["UserId"];
             };
@@ -2303,8 +2374,8 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Integer id of the user.
-                 * @example 42
+                 * @description Integer id of the user (the example, 6, is the demo learner Lena).
+                 * @example 6
                  */
                 userId: components["parameters"]["UserId"];
             };
@@ -2425,8 +2496,8 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Integer id of the user.
-                 * @example 42
+                 * @description Integer id of the user (the example, 6, is the demo learner Lena).
+                 * @example 6
                  */
                 userId: components["parameters"]["UserId"];
             };
@@ -2519,12 +2590,12 @@ export interface operations {
                  */
                 "fields[author]"?: components["parameters"]["AuditAuthor"];
                 /**
-                 * @description Start of the time window, inclusive: an ISO 8601 date-time or a YYYY-MM-DD date (literal parameter name `fields[createdAt][from]`).
+                 * @description Start of the time window, inclusive: an ISO 8601 date-time or a YYYY-MM-DD date (literal parameter name `fields[createdAt][from]`). Its date is a day the calendar has: the pattern alone lets `2026-02-30` through, which is refused with 400 `VALIDATION_ERROR`.
                  * @example 2025-01-01
                  */
                 "fields[createdAt][from]"?: components["parameters"]["AuditCreatedFrom"];
                 /**
-                 * @description End of the time window, inclusive (a date means the whole day): an ISO 8601 date-time or a YYYY-MM-DD date (literal parameter name `fields[createdAt][to]`).
+                 * @description End of the time window, inclusive (a date means the whole day): an ISO 8601 date-time or a YYYY-MM-DD date (literal parameter name `fields[createdAt][to]`). Its date is a day the calendar has: the pattern alone lets `2026-02-30` through, which is refused with 400 `VALIDATION_ERROR`.
                  * @example 2025-01-31T23:59:59Z
                  */
                 "fields[createdAt][to]"?: components["parameters"]["AuditCreatedTo"];
@@ -2706,8 +2777,8 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Integer id of the user.
-                 * @example 42
+                 * @description Integer id of the user (the example, 6, is the demo learner Lena).
+                 * @example 6
                  */
                 userId: components["parameters"]["UserId"];
             };
@@ -2738,8 +2809,8 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Integer id of the user.
-                 * @example 42
+                 * @description Integer id of the user (the example, 6, is the demo learner Lena).
+                 * @example 6
                  */
                 userId: components["parameters"]["UserId"];
             };
@@ -2897,8 +2968,8 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Job id returned by the generate call.
-                 * @example job_3b9d6c1e
+                 * @description Job id returned by the generate call. The example, `job_1`, is the first job a fresh demo tenant makes: start a generation first.
+                 * @example job_1
                  */
                 jobId: components["parameters"]["JobId"];
             };
@@ -2966,7 +3037,7 @@ export interface operations {
             path: {
                 /**
                  * @description Integer id of a single-choice question element.
-                 * @example 102
+                 * @example 27
                  */
                 questionId: components["parameters"]["QuestionId"];
             };

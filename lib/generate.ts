@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { compile } from 'json-schema-to-typescript';
-import openapiTS, { astToString } from 'openapi-typescript';
+import openapiTS, { astToString, type OpenAPITSOptions } from 'openapi-typescript';
+import ts from 'typescript';
 import { parse as parseYaml } from 'yaml';
 import { resolveRef } from './openapi-schemas.ts';
 import { API_NAMES, bundlePath, GENERATED_DIR, RULES_SOURCE, rulesPath } from './paths.ts';
@@ -92,6 +93,24 @@ export function errorCatalogue(bundle: Bundle): string {
   ].join('\n');
 }
 
+/**
+ * How the contracts become TypeScript (openapi-typescript 7), here and for an integrator's client
+ * (docs/guide.md, "Types"):
+ * - a property with a `default` stays optional where the schema does not require it: the defaults
+ *   of the contracts are all in request bodies, which a client may leave out (`defaultNonNullable`
+ *   would make a client send them);
+ * - a `format: binary` string (a multipart file part) is a `Blob`, what `FormData` takes: openapi-
+ *   typescript has no type for binary data of its own and would write `string`, its documentation's
+ *   recipe for file uploads is this transform.
+ */
+export const OPENAPI_TS_OPTIONS: OpenAPITSOptions = {
+  defaultNonNullable: false,
+  transform(schema) {
+    if ('format' in schema && schema.format === 'binary') return ts.factory.createTypeReferenceNode('Blob');
+    return undefined;
+  },
+};
+
 export async function generate(outDir = GENERATED_DIR): Promise<string[]> {
   await rm(outDir, { recursive: true, force: true });
   const written: string[] = [];
@@ -107,11 +126,8 @@ export async function generate(outDir = GENERATED_DIR): Promise<string[]> {
       bundlePath(api, outDir),
       `${JSON.stringify({ 'x-generated': NOTICE, ...bundle }, null, 2)}\n`,
     );
-    // A property with a `default` stays optional where the schema does not require it: the defaults
-    // of the contracts are all in request bodies, which a client may leave out (openapi-typescript's
-    // `defaultNonNullable` would make a client send them).
     const types = astToString(
-      await openapiTS(bundle as unknown as Parameters<typeof openapiTS>[0], { defaultNonNullable: false }),
+      await openapiTS(bundle as unknown as Parameters<typeof openapiTS>[0], OPENAPI_TS_OPTIONS),
     );
     await write(
       join(outDir, `${api}.ts`),

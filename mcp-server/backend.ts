@@ -9,6 +9,7 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { paths } from '../generated/v2.ts';
+import { MCP_TOOL_HEADER, MCP_USER_AGENT } from '../lib/mcp-headers.ts';
 
 /** A path of openapi/v2, as generated/v2.ts names them: a literal path that drifts is a compile error. */
 export type BackendPath = keyof paths;
@@ -31,13 +32,8 @@ export const keepAliveAgent = (): BackendAgent => ({
 /** The process's connections, for a Backend not given its own. */
 const SHARED = keepAliveAgent();
 
-/** Sent as `User-Agent`: the mock's request journal lists these requests as API `mcp`. */
-export const MCP_USER_AGENT = 'lmskit-mcp';
-/**
- * Names the tool a backend call is made for (`ban_user`), so the mock's journal records it and its
- * faults can target a tool (docs/mock.md, "Driving it from tests"); a deployment ignores it.
- */
-export const MCP_TOOL_HEADER = 'x-mcp-tool';
+// How these requests are marked for the mock's journal and faults (shared with the mock, lib/).
+export { MCP_TOOL_HEADER, MCP_USER_AGENT };
 
 export interface BackendAnswer {
   status: number;

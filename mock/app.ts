@@ -6,7 +6,7 @@ import type { components as AdminComponents } from '../generated/admin.ts';
 import { errorCodes as adminErrorCodes } from '../generated/admin.ts';
 import { errorCodes as v2ErrorCodes } from '../generated/v2.ts';
 import { DomainError, type ErrorCode } from './domain/errors.ts';
-import { JournalError, type Platform } from './domain/platform.ts';
+import { CommandLogError, type Platform } from './domain/platform.ts';
 import { adminRouter } from './http/admin/router.ts';
 import { consoleRouter } from './http/console.ts';
 import { docsRouter, type LoadDocs } from './http/docs.ts';
@@ -109,6 +109,17 @@ export function createApp(options: AppOptions) {
   // Before anything answers: a page of another site rebound to this address reads nothing, runs nothing.
   app.use(mockHostCheck(options.allowedHosts ?? mockAllowedHosts('127.0.0.1')));
   app.use(runtime.injectFaults);
+  // Generation runs in the background (seed 000, AI tools): a job whose time has come is settled
+  // before a request reads anything, so every API, the console and a snapshot show its course. A
+  // settlement the state file cannot keep now waits; a write then answers 503 (Platform.run).
+  app.use((_req: Request, _res: Response, next: NextFunction) => {
+    try {
+      platform.settleDueJobs();
+    } catch (error) {
+      if (!(error instanceof CommandLogError)) return next(error);
+    }
+    next();
+  });
   // 405 with Allow for a method a contract path lacks; OPTIONS lists the path's own methods.
   app.use(
     methodsOfPaths([
@@ -160,7 +171,7 @@ export function createApp(options: AppOptions) {
   // Errors: the platform's own in the API's shape; a write the state file could not keep as 503 (it
   // changed nothing, a retry may work); body-parser failures as 400; anything else 500.
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
-    if (error instanceof JournalError) {
+    if (error instanceof CommandLogError) {
       res.set('Retry-After', String(error.retryAfter));
       return sendError(req, res, 503, 'STATE_NOT_SAVED', error.message);
     }

@@ -255,6 +255,9 @@ try {
   console.error(`cannot listen on ${values.host}:${port}: ${(error as Error).message}`);
   process.exit(1);
 }
+// Stopping is ready before the banner tells anyone the mock is there.
+process.on('SIGINT', () => shutdown('SIGINT'));
+process.on('SIGTERM', () => shutdown('SIGTERM'));
 console.log(banner(running.url));
 
 /**
@@ -327,5 +330,3 @@ function shutdown(signal: string): void {
     process.exit(0);
   });
 }
-process.on('SIGINT', () => shutdown('SIGINT'));
-process.on('SIGTERM', () => shutdown('SIGTERM'));

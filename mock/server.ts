@@ -1,9 +1,9 @@
 // The running mock, composed in one place: the app over a platform, the webhook dispatcher, and the
 // HTTP server with the request bounds, the answers to malformed requests and the kept-alive idle
-// connections. `lmskit mock` (mock/main.ts), the package's `startMock` (lib/api.ts), the HTTP tests'
-// harness and the screenshot scripts all start it here, so what a test or a picture meets is what a
-// user runs. What differs between them is the platform they hand in (a seed, fixtures, a state file)
-// and the options below.
+// connections. `lmskit mock` (mock/main.ts), the package's `startMock` (package/start-mock.ts), the
+// HTTP tests' harness and the screenshot scripts all start it here, so what a test or a picture meets
+// is what a user runs. What differs between them is the platform they hand in (a seed, fixtures, a
+// state file) and the options below.
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { listensEverywhere } from '../lib/allowed-hosts.ts';
@@ -60,6 +60,8 @@ export async function startServer(options: ServerOptions): Promise<RunningMock> 
     dispatcher?.stop();
     throw error;
   }
+  // On a running clock, jobs finish on their own time even when no request comes (seed 000, AI tools).
+  const stopJobTimer = options.platform.settleJobsOnTime();
   const bound = (server.address() as AddressInfo).port;
   const shown = listensEverywhere(host) ? '127.0.0.1' : host;
   const url = `http://${shown.includes(':') ? `[${shown}]` : shown}:${bound}`;
@@ -68,6 +70,7 @@ export async function startServer(options: ServerOptions): Promise<RunningMock> 
   const close = () => {
     closed ??= new Promise<void>((resolve) => {
       dispatcher?.stop();
+      stopJobTimer();
       server.close(() => resolve());
       server.closeAllConnections();
     });

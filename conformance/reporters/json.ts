@@ -1,5 +1,5 @@
 // The machine-readable report: the run, its outcome and every result with its evidence. The same
-// object is what `runConformance` (lib/api.ts) resolves to.
+// object is what `runConformance` (package/run-conformance.ts) resolves to.
 import { type Outcome, outcomeOf, type RunReport } from '../runner.ts';
 
 export type JsonReport = { tool: 'lmskit conformance'; outcome: Outcome } & RunReport;

@@ -9,7 +9,7 @@ export interface GetCourseGenerationStatusInput {
 }
 
 /**
- * The job. result is present when status is completed, error when it is failed.
+ * The job, in one of three shapes told apart by status: queued (still generating), completed (with result) or failed (with error).
  */
 export type GetCourseGenerationStatusOutput = {
   /**
@@ -42,4 +42,16 @@ export type GetCourseGenerationStatusOutput = {
      */
     message: string;
   };
-};
+} & (
+  | {
+      status: "queued";
+    }
+  | {
+      status: "completed";
+      result: {};
+    }
+  | {
+      status: "failed";
+      error: {};
+    }
+);

@@ -13,15 +13,21 @@ export interface Assumption {
   description: string;
 }
 
-/** Every `x-assumed: true` (and `x-assumed-closed`, `x-assumed-bound`) in a document, with the description next to it. */
+/**
+ * Every `x-assumed: true` (and `x-assumed-closed`, `x-assumed-bound`) in a document, with the description
+ * next to it; and every `x-assumed: "<sentence>"`, a choice about a node that stays documented
+ * (openapi/README.md), with its sentence.
+ */
 export function collectAssumptions(node: unknown, at: string[] = []): Assumption[] {
   if (Array.isArray(node)) return node.flatMap((v, i) => collectAssumptions(v, [...at, String(i)]));
   if (!node || typeof node !== 'object') return [];
   const obj = node as Node;
   const own =
-    obj['x-assumed'] === true || obj['x-assumed-closed'] === true || obj['x-assumed-bound'] === true
-      ? [{ at, description: String(obj.description ?? obj.summary ?? '') }]
-      : [];
+    typeof obj['x-assumed'] === 'string'
+      ? [{ at, description: obj['x-assumed'] }]
+      : obj['x-assumed'] === true || obj['x-assumed-closed'] === true || obj['x-assumed-bound'] === true
+        ? [{ at, description: String(obj.description ?? obj.summary ?? '') }]
+        : [];
   return [...own, ...Object.entries(obj).flatMap(([k, v]) => collectAssumptions(v, [...at, k]))];
 }
 

@@ -3,13 +3,14 @@
 // (docs/adr-0002: deterministic), and the options the seed names — module count, language, title — are
 // honoured.
 import { createHash } from 'node:crypto';
+import type { LanguageCode } from '../domain/model.ts';
 
 export interface GenerationInput {
   prompt: string;
   /** Chunks of the uploaded source material, in upload order. */
   chunks: string[];
   moduleCount: number;
-  language?: string;
+  language?: LanguageCode;
   title?: string;
 }
 
@@ -22,12 +23,12 @@ export interface GeneratedCourse {
   name: string;
   annotation: string;
   description: string;
-  language: string;
+  language: LanguageCode;
   modules: GeneratedModule[];
 }
 
 // A few function words per language are enough to tell the prompt's language apart.
-const STOPWORDS: Record<string, string[]> = {
+const STOPWORDS: Partial<Record<LanguageCode, string[]>> = {
   en: ['the', 'and', 'of', 'to', 'for', 'with', 'how', 'about', 'course', 'a'],
   de: ['der', 'die', 'und', 'das', 'für', 'mit', 'wie', 'ein', 'eine', 'kurs', 'über'],
   es: ['el', 'la', 'y', 'de', 'para', 'con', 'cómo', 'un', 'una', 'curso', 'sobre'],
@@ -38,15 +39,15 @@ const STOPWORDS: Record<string, string[]> = {
 };
 
 /** ISO 639-1 code of the prompt's language (seed 000: "default: language of the prompt"); `en` when unsure. */
-export function detectLanguage(text: string): string {
+export function detectLanguage(text: string): LanguageCode {
   if (/[а-яё]/i.test(text)) return 'ru';
   const words = text
     .toLowerCase()
     .split(/[^\p{L}]+/u)
     .filter(Boolean);
-  let best = 'en';
+  let best: LanguageCode = 'en';
   let bestScore = 0;
-  for (const [language, stopwords] of Object.entries(STOPWORDS)) {
+  for (const [language, stopwords] of Object.entries(STOPWORDS) as [LanguageCode, string[]][]) {
     const score = words.filter((w) => stopwords.includes(w)).length;
     if (score > bestScore) {
       best = language;

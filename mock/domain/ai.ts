@@ -4,7 +4,7 @@
 import { generateCourse, lessonBrief, refinement, rewordQuestion, seeded } from '../ai/generate.ts';
 import { requireCourseEdit } from './agent-writes.ts';
 import { audit } from './audit.ts';
-import { toIso, utcDay } from './clock.ts';
+import { CLOCK_MAX, toIso, utcDay } from './clock.ts';
 import { courseById } from './courses.ts';
 import { invalid, notFound, unprocessable } from './errors.ts';
 import type {
@@ -12,6 +12,7 @@ import type {
   Course,
   CourseElement,
   GenerationJob,
+  LanguageCode,
   LessonElement,
   QuestionElement,
   UploadedFile,
@@ -136,7 +137,7 @@ export function consumeAiQuota(t: TenantState, keyId: string, at: number): void 
 export interface GenerateInput {
   prompt: string;
   sessionId?: string;
-  options?: { moduleCount?: number; language?: string; title?: string };
+  options?: { moduleCount?: number; language?: LanguageCode; title?: string };
 }
 
 export function createJob(t: TenantState, actor: User, input: GenerateInput, at: number): GenerationJob {
@@ -150,7 +151,8 @@ export function createJob(t: TenantState, actor: User, input: GenerateInput, at:
     id: `job_${t.nextId('job')}`,
     status: 'queued',
     createdAt: at,
-    completesAt: at + duration,
+    // The clock stops at its maximum (openapi/admin ClockTime): a job due later is due then.
+    completesAt: Math.min(at + duration, CLOCK_MAX),
     userId: actor.id,
     prompt: input.prompt,
     sessionId: input.sessionId ?? null,
@@ -183,6 +185,33 @@ export function jobById(t: TenantState, jobId: string): GenerationJob {
 
 export const jobIsDue = (job: GenerationJob, now: number) =>
   job.status === 'queued' && now >= job.completesAt;
+
+/** A job's place in the order jobs finish: by the time they complete, then by the order they were made. */
+const completionOrder = (a: GenerationJob, b: GenerationJob) =>
+  a.completesAt - b.completesAt || a.createdAt - b.createdAt || jobNumber(a) - jobNumber(b);
+const jobNumber = (job: GenerationJob) => Number(job.id.slice('job_'.length)) || 0;
+
+/** When the earliest queued job of these tenants comes due; Infinity when none waits. */
+export function nextJobDue(tenants: Iterable<TenantState>): number {
+  let next = Number.POSITIVE_INFINITY;
+  for (const t of tenants)
+    for (const job of t.jobs.values()) if (job.status === 'queued') next = Math.min(next, job.completesAt);
+  return next;
+}
+
+/**
+ * The jobs of these tenants whose time has come at `now`, in the order they finish (seed 000, AI
+ * tools: generation runs in the background): settled in this order, the job that finishes first
+ * makes the course with the lower id, whenever and by whom the jobs are read.
+ */
+export function dueJobs(tenants: Iterable<TenantState>, now: number): { tenantId: string; jobId: string }[] {
+  const due: { tenantId: string; job: GenerationJob }[] = [];
+  for (const t of tenants)
+    for (const job of t.jobs.values()) if (jobIsDue(job, now)) due.push({ tenantId: t.id, job });
+  return due
+    .sort((a, b) => completionOrder(a.job, b.job))
+    .map(({ tenantId, job }) => ({ tenantId, jobId: job.id }));
+}
 
 /** Moves a due job to its final state; a completed job has made its course (a draft of the job's user). */
 export function settleJob(t: TenantState, jobId: string, now: number): GenerationJob {

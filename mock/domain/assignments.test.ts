@@ -20,7 +20,8 @@ import { DomainError } from './errors.ts';
 import { addMember, createGroup } from './groups.ts';
 import type { Course } from './model.ts';
 import { TenantState } from './tenant-state.ts';
-import { createUser } from './users.ts';
+import { banUser, createUser, unbanUser } from './users.ts';
+import { createReceiver } from './webhooks.ts';
 
 const START = 1_767_225_600;
 
@@ -276,6 +277,50 @@ describe('finishCourse', () => {
     assign(t, lena.id, 1, {}, START - DAY);
     finishCourse(t, SITE_KEY, lena.id, 1, 50, START);
     expect(caught(() => act(t, lena.id)).code).toBe('ALREADY_FINISHED');
+  });
+});
+
+describe('a ban revokes course access (seed 000, ban_user: "revokes login and course access, keeps history"; seed 001, User ban state: "user cannot log in")', () => {
+  /** Lena banned after starting course 1 at 40 %; course 2 (with a certificate) assigned, not started; a receiver of course.finished. */
+  function banned() {
+    const { t, lena } = setup();
+    addCourse(t, 2, { hasCertificate: true, passingScore: 10 });
+    createReceiver(t, { url: 'http://127.0.0.1:9/hook', secret: 's', events: ['course.finished'] }, START);
+    assign(t, lena.id, 1, {}, START - DAY);
+    assign(t, lena.id, 2, {}, START - DAY);
+    setProgress(t, lena.id, 1, 40, START);
+    banUser(t, SITE_KEY, lena, START + 10);
+    return { t, lena };
+  }
+
+  it.each([
+    ['start', (t: TenantState, id: number) => startCourse(t, id, 2, START + 60)],
+    ['progress', (t: TenantState, id: number) => setProgress(t, id, 1, 80, START + 60)],
+    ['finish', (t: TenantState, id: number) => finishCourse(t, SITE_KEY, id, 2, 95, START + 60)],
+  ])(
+    'refuses to %s a course for a banned user with 422 USER_BANNED, changing nothing: no progress, no certificate, no course.finished, no delivery (000/ban-user)',
+    (_, act) => {
+      const { t, lena } = banned();
+      const before = JSON.stringify(t.toData());
+      const error = caught(() => act(t, lena.id));
+      expect(error).toMatchObject({ kind: 'unprocessable', code: 'USER_BANNED' });
+      expect(error.message).toMatch(/lena\) is banned/);
+      expect(JSON.stringify(t.toData())).toBe(before);
+      expect(t.certificates).toEqual([]);
+      expect(t.lastEvent('course.finished')).toBeUndefined();
+      expect(t.deliveries.size).toBe(0);
+    },
+  );
+
+  it('keeps the progress recorded before the ban, and unbanned the learner goes on from it to a certificate and course.finished (000/ban-user.keeps-history, 000/unban-user: "restores access")', () => {
+    const { t, lena } = banned();
+    expect(t.assignment(lena.id, 1)).toMatchObject({ startedAt: START, progressValue: 40, finishedAt: null });
+    unbanUser(t, SITE_KEY, t.users.get(lena.id) ?? lena, START + 20);
+    expect(setProgress(t, lena.id, 1, 70, START + 30)).toMatchObject({ startedAt: START, progressValue: 70 });
+    finishCourse(t, SITE_KEY, lena.id, 2, 95, START + 40);
+    expect(certificateOf(t, lena.id, 2)).toMatchObject({ issuedAt: START + 40 });
+    expect(t.lastEvent('course.finished')?.body).toMatchObject({ user: { id: 'lena' }, course: { id: 2 } });
+    expect(t.deliveries.size).toBe(1);
   });
 });
 

@@ -3,7 +3,7 @@
 // no-op. The flags `isCourseStarted/Finished/Expired` are derived from the record and the clock.
 import { type Actor, audit } from './audit.ts';
 import { DAY } from './clock.ts';
-import { conflict, notFound } from './errors.ts';
+import { conflict, notFound, unprocessable } from './errors.ts';
 import { courseFinished } from './events.ts';
 import type { Assignment, Group } from './model.ts';
 import type { TenantState } from './tenant-state.ts';
@@ -76,11 +76,25 @@ export function assignToGroup(
 
 // Learner progress, driven through the admin API in place of a learner's browser.
 
+/**
+ * The assignment a learner plays. A banned learner plays none: a ban "revokes login and course
+ * access, keeps history" (seed 000, ban_user; seed 001, User ban state: "user cannot log in"), so
+ * start, progress and finish are refused with 422 `USER_BANNED` (the status and code `/api/v2`
+ * gives a banned user's assignment) before anything changes: no progress, no certificate, no
+ * `course.finished`. What was recorded before the ban stays; unbanned ("restores access"), the
+ * learner goes on from it.
+ */
 function assignmentOf(t: TenantState, userId: number, courseId: number): Assignment {
-  if (!t.users.has(userId)) throw notFound(`user ${userId}`);
+  const user = t.users.get(userId);
+  if (!user) throw notFound(`user ${userId}`);
   if (!t.courses.has(courseId)) throw notFound(`course ${courseId}`);
   const a = t.assignment(userId, courseId);
   if (!a) throw notFound(`assignment of course ${courseId} to user ${userId}`);
+  if (user.isBanned)
+    throw unprocessable(
+      'USER_BANNED',
+      `User ${user.id} (${user.apiId}) is banned; a banned user cannot start, progress or finish a course.`,
+    );
   return a;
 }
 

@@ -1,6 +1,7 @@
 // Custom attribute definitions and values (seed 001, "Custom attribute (users and groups)").
 // Definitions are upserted — group attributes matched by `apiId`, user attributes by `id` — their
 // type never changes, and options of choice types may. Values are checked against their definition.
+import { isCalendarDay } from './clock.ts';
 import { FieldErrors } from './errors.ts';
 import {
   type AttributeDefinition,
@@ -161,12 +162,7 @@ const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\
 function isIsoDate(value: string): boolean {
   const m = ISO_DATE.exec(value);
   if (!m || Number.isNaN(Date.parse(value))) return false;
-  const day = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  return (
-    day.getUTCFullYear() === Number(m[1]) &&
-    day.getUTCMonth() === Number(m[2]) - 1 &&
-    day.getUTCDate() === Number(m[3])
-  );
+  return isCalendarDay(Number(m[1]), Number(m[2]), Number(m[3]));
 }
 
 /** Why `value` does not fit `def`, or null (seed 001, "Type rules"). */

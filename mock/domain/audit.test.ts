@@ -73,6 +73,22 @@ describe('readAuditLog', () => {
   );
 });
 
+describe('the audit window is a day the calendar has (openapi/v2 fields[createdAt][from|to]: "2026-02-30 is refused with 400")', () => {
+  it.each(['2026-02-30', '2026-02-29', '2026-04-31T10:00:00Z', '2026-02-30T00:00:00+01:00'])(
+    'refuses %s, which Date.parse would roll over into the next month',
+    (day) => {
+      const { t } = setup();
+      for (const window of [{ from: day }, { to: day }])
+        expect(() => readAuditLog(t, { ...page, ...window })).toThrow(/a day the calendar has/);
+    },
+  );
+
+  it('reads a leap day of a leap year', () => {
+    const { t } = setup();
+    expect(readAuditLog(t, { ...page, from: '2024-02-29', to: '2024-02-29T23:00:00Z' }).total).toBe(0);
+  });
+});
+
 describe('audit retention', () => {
   it('is the retention the contract states (openapi/v2 /audit: x-assumed-retention)', () => {
     const paths = loadSpecs().v2.paths as Record<string, { get?: Record<string, unknown> }>;

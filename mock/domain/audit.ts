@@ -1,5 +1,6 @@
 // The audit log: every write through either API appends an entry (docs/adr-0002: the audit
 // log). `authorId` is null for the site API key.
+import { isCalendarDay } from './clock.ts';
 import { invalid } from './errors.ts';
 import type { AuditEntry } from './model.ts';
 import type { TenantState } from './tenant-state.ts';
@@ -60,6 +61,9 @@ export function queryAudit(t: TenantState, q: AuditQuery): { entries: AuditEntry
  */
 export function parseAuditDate(text: string, end: boolean): number | null {
   const day = /^\d{4}-\d{2}-\d{2}$/.test(text);
+  // A day of the calendar (the contract's parameters say so): Date.parse takes 2026-02-30 as March 2nd.
+  const date = /^(\d{4})-(\d{2})-(\d{2})/.exec(text);
+  if (!date || !isCalendarDay(Number(date[1]), Number(date[2]), Number(date[3]))) return null;
   const ms = Date.parse(day ? `${text}T00:00:00Z` : text);
   if (Number.isNaN(ms)) return null;
   return Math.floor(ms / 1000) + (day && end ? 86_399 : 0);
@@ -84,7 +88,9 @@ export function readAuditLog(t: TenantState, r: AuditLogRequest) {
   const from = r.from === undefined ? undefined : parseAuditDate(r.from, false);
   const to = r.to === undefined ? undefined : parseAuditDate(r.to, true);
   if (from === null || to === null)
-    throw invalid('fields[createdAt][from|to] must be an ISO date-time or YYYY-MM-DD.');
+    throw invalid(
+      'fields[createdAt][from|to] must be an ISO date-time or YYYY-MM-DD of a day the calendar has.',
+    );
   const { entries, total } = queryAudit(t, {
     authorId: r.authorId,
     from,

@@ -11,6 +11,20 @@ export interface ClockOptions {
   wallMs?: () => number;
 }
 
+/**
+ * The clock's maximum, Unix seconds: 9999-12-30T23:59:59Z, the `maximum` of the admin contract's
+ * `ClockTime` (a test holds the two equal). A day short of the end of year 9999, so every date the
+ * mock prints from the clock, the next UTC midnight a daily quota resets at included, keeps a
+ * four-digit year, and a snapshot taken at the maximum is one `importSnapshot` accepts.
+ */
+export const CLOCK_MAX = 253_402_214_399;
+
+/** Why `seconds` cannot be a time of the clock, or null. */
+export const clockTimeProblem = (seconds: number): string | null =>
+  Number.isSafeInteger(seconds) && seconds >= 0 && seconds <= CLOCK_MAX
+    ? null
+    : `must be a time of the clock from 0 to its maximum ${CLOCK_MAX} (${toIso(CLOCK_MAX)})`;
+
 export class VirtualClock {
   private base: number;
   private wallAtBase: number;
@@ -24,13 +38,16 @@ export class VirtualClock {
     this.wallAtBase = this.wallMs();
   }
 
-  /** Now, in whole Unix seconds of virtual time. */
+  /** Now, in whole Unix seconds of virtual time; a running clock stops at its maximum. */
   now(): number {
     if (this.frozen) return this.base;
-    return this.base + Math.floor((this.wallMs() - this.wallAtBase) / 1000);
+    return Math.min(this.base + Math.floor((this.wallMs() - this.wallAtBase) / 1000), CLOCK_MAX);
   }
 
+  /** Moves the clock to `seconds`; callers check the time first (`clockTimeProblem`), this only guards. */
   set(seconds: number): void {
+    const problem = clockTimeProblem(seconds);
+    if (problem) throw new RangeError(`virtual time ${seconds} ${problem}`);
     this.base = seconds;
     this.wallAtBase = this.wallMs();
   }
@@ -44,6 +61,12 @@ export const DAY = 86_400;
 
 /** UTC day number of a Unix time: the unit of daily quotas. */
 export const utcDay = (seconds: number) => Math.floor(seconds / DAY);
+
+/** Whether year-month-day is a day of the calendar: `Date` alone takes 2026-02-30 as March 2nd. */
+export function isCalendarDay(year: number, month: number, day: number): boolean {
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
 
 export const toIso = (seconds: number) => {
   const date = new Date(seconds * 1000);

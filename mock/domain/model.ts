@@ -1,8 +1,12 @@
 // The platform's records as the mock stores them. Plain data: serialisable as is, so a snapshot is
 // the state itself. Timestamps are Unix seconds of the virtual clock.
 import type { components } from '../../generated/v1.ts';
+import type { components as V2Components } from '../../generated/v2.ts';
 import type { AllowedType } from '../../lib/file-types.ts';
 import type { Role } from './roles.ts';
+
+/** A two-letter ISO 639-1 code, as the v2 contract lists them (`LanguageCode`). */
+export type LanguageCode = V2Components['schemas']['LanguageCode'];
 
 /** Attribute types of seed 001: 1 text, 2 date, 3 single choice, 4 multiple choice, 5 user choice, 6 yes/no, 7 external link, 8 number. */
 export type AttributeType = 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8;
@@ -94,8 +98,8 @@ export interface Course {
   updatedAt: number;
   publishedAt: number | null;
   ownerId: number;
-  /** ISO 639-1 language of the content, when known (generated courses). */
-  language?: string;
+  /** ISO 639-1 language of the content, when known (generated courses): the v2 contract's `LanguageCode`. */
+  language?: LanguageCode;
   /** Users the course is shared with: they may edit it too. */
   sharedWith: number[];
   attachedFiles: { name: string; size: number; url: string; mime: string }[];
@@ -237,7 +241,7 @@ export interface GenerationJob {
   userId: number;
   prompt: string;
   sessionId: string | null;
-  options: { moduleCount: number; language?: string; title?: string };
+  options: { moduleCount: number; language?: LanguageCode; title?: string };
   /** Set when the job was made to fail through the admin API. */
   failWith: string | null;
   result: { courseId: number } | null;

@@ -1,6 +1,6 @@
 // The platform's command runner (docs/adr-0002: one state, deterministic): only successful commands are
-// journalled, a refused command changes nothing, listeners hear the events a command emitted, and
-// replaying the journal onto the same seed gives the same state.
+// logged, a refused command changes nothing, listeners hear the events a command emitted, and
+// replaying the command log onto the same seed gives the same state.
 import { describe, expect, it } from 'vitest';
 import { loadSeed } from '../seed/index.ts';
 import { DAY, VirtualClock } from './clock.ts';
@@ -9,9 +9,9 @@ import { EVENT_LOG_SIZE, emit } from './events.ts';
 import type { PlatformEvent } from './model.ts';
 import {
   type CommandArgs,
+  type CommandLog,
+  type CommandLogEntry,
   type CommandName,
-  type Journal,
-  type JournalEntry,
   Platform,
   UnknownCommand,
 } from './platform.ts';
@@ -27,8 +27,8 @@ function demoPlatform() {
 
 const snapshotText = (p: Platform) => JSON.stringify(p.snapshot());
 
-/** A journal in memory: entries are appended before their command runs and taken back if it is refused. */
-const memoryJournal = (entries: JournalEntry[], copy = false): Journal => ({
+/** A command log in memory: entries are appended before their command runs and taken back if it is refused. */
+const memoryLog = (entries: CommandLogEntry[], copy = false): CommandLog => ({
   append: (entry) => entries.push(copy ? structuredClone(entry) : entry),
   retract: () => entries.pop(),
 });
@@ -226,8 +226,8 @@ const refused: [string, (p: Platform) => AnyCommand][] = [
 describe('Platform.run', () => {
   it('journals each successful command with its arguments and the virtual time it ran at (docs/mock.md, Durable state: an acknowledged write is journalled)', () => {
     const p = demoPlatform();
-    const journal: JournalEntry[] = [];
-    p.setJournal(memoryJournal(journal));
+    const journal: CommandLogEntry[] = [];
+    p.setCommandLog(memoryLog(journal));
     const t0 = p.now();
     p.run('createGroup', { tenantId: 'demo', input: { name: 'Support' } });
     p.run('advanceClock', { seconds: 90 });
@@ -243,8 +243,8 @@ describe('Platform.run', () => {
     'does not journal a refused command: %s (docs/mock.md, Durable state: only successful commands are journalled)',
     (_, command) => {
       const p = demoPlatform();
-      const journal: JournalEntry[] = [];
-      p.setJournal(memoryJournal(journal));
+      const journal: CommandLogEntry[] = [];
+      p.setCommandLog(memoryLog(journal));
       expect(() => runPair(p, command(p))).toThrow(DomainError);
       expect(journal).toEqual([]);
     },
@@ -262,9 +262,9 @@ describe('Platform.run', () => {
 
   it('stops journalling when the journal is removed (docs/mock.md, Durable state)', () => {
     const p = demoPlatform();
-    const journal: JournalEntry[] = [];
-    p.setJournal(memoryJournal(journal));
-    p.setJournal(null);
+    const journal: CommandLogEntry[] = [];
+    p.setCommandLog(memoryLog(journal));
+    p.setCommandLog(null);
     p.run('createGroup', { tenantId: 'demo', input: { name: 'Support' } });
     expect(journal).toEqual([]);
   });
@@ -342,9 +342,9 @@ describe('Platform.onEvents', () => {
 describe('Platform.replay', () => {
   it('replaying a recorded journal onto a fresh platform from the same seed gives an identical snapshot (docs/adr-0002: deterministic)', () => {
     const p = demoPlatform();
-    const journal: JournalEntry[] = [];
-    p.setJournal(memoryJournal(journal, true));
-    // Refused commands do not reach the journal and so cannot disturb the replay.
+    const journal: CommandLogEntry[] = [];
+    p.setCommandLog(memoryLog(journal, true));
+    // Refused commands do not reach the command log and so cannot disturb the replay.
     for (const [, command] of refused) expect(() => runPair(p, command(p))).toThrow();
     for (const command of story(p)) runPair(p, command);
     expect(journal).toHaveLength(story(p).length);
@@ -364,8 +364,8 @@ describe('Platform.replay', () => {
 
   it('a reset in the journal starts the replay over from the seed (docs/mock.md, the admin API: reset)', () => {
     const p = demoPlatform();
-    const journal: JournalEntry[] = [];
-    p.setJournal(memoryJournal(journal, true));
+    const journal: CommandLogEntry[] = [];
+    p.setCommandLog(memoryLog(journal, true));
     p.run('createGroup', { tenantId: 'demo', input: { name: 'Gone after reset' } });
     p.run('reset', { seed: 'empty' });
     p.run('createGroup', { tenantId: 'demo', input: { name: 'Kept' } });
@@ -377,12 +377,12 @@ describe('Platform.replay', () => {
 
   it('does not journal what it replays (docs/mock.md, Durable state)', () => {
     const source = demoPlatform();
-    const journal: JournalEntry[] = [];
-    source.setJournal(memoryJournal(journal, true));
+    const journal: CommandLogEntry[] = [];
+    source.setCommandLog(memoryLog(journal, true));
     source.run('createGroup', { tenantId: 'demo', input: { name: 'Support' } });
     const target = demoPlatform();
-    const again: JournalEntry[] = [];
-    target.setJournal(memoryJournal(again));
+    const again: CommandLogEntry[] = [];
+    target.setCommandLog(memoryLog(again));
     for (const entry of journal) target.replay(entry);
     expect(again).toEqual([]);
   });
@@ -392,7 +392,7 @@ describe('Platform.replay', () => {
     const lars = () => p.tenant('demo').userByApiId('lars');
     expect(lars()?.isBanned).toBe(false);
     const entry = { t: 'blockUser', a: { tenantId: 'demo', apiId: 'lars' }, at: p.now() };
-    p.replay(entry as unknown as JournalEntry);
+    p.replay(entry as unknown as CommandLogEntry);
     expect(lars()?.isBanned).toBe(true);
   });
 });

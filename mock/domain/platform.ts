@@ -1,11 +1,13 @@
 // The platform: every tenant's state, the virtual clock, and the commands that change them.
-// A command is the only way to change state. `run` hands a command to the journal (if any) *before*
-// it runs — when the journal cannot keep it, nothing runs and the caller answers 503 — then runs it,
+// A command is the only way to change state. `run` hands a command to the command log (if any) *before*
+// it runs — when the command log cannot keep it, nothing runs and the caller answers 503 — then runs it,
 // takes the entry back if the command is refused, and tells listeners about the events it emitted.
 // So an answered write is on disk and a write that is not on disk never changed memory. Replaying
-// the journal runs the same commands at the same virtual times, which is why commands take every
+// the command log runs the same commands at the same virtual times, which is why commands take every
 // random value (ids of keys, hashes) as input.
-import type { VirtualClock } from './clock.ts';
+
+import { dueJobs, nextJobDue } from './ai.ts';
+import { clockTimeProblem, type VirtualClock } from './clock.ts';
 import { AGENT_COMMANDS } from './commands/agent.ts';
 import { AI_COMMANDS } from './commands/ai.ts';
 import { FIXTURE_COMMANDS } from './commands/fixtures.ts';
@@ -32,7 +34,7 @@ export type SeedLoader = (name: string) => { now: number; tenants: TenantData[] 
 
 /**
  * Settings of a run, not of the state: what every tenant a seed brings gets (at start and at each
- * reset), and what fixtures loaded later resolve before their command is journalled. A snapshot does
+ * reset), and what fixtures loaded later resolve before their command is logged. A snapshot does
  * not hold them, so a reset replayed from a state file takes those of the run replaying it.
  */
 export interface RunSettings {
@@ -59,34 +61,34 @@ export const COMMANDS = {
 export type CommandName = keyof typeof COMMANDS;
 
 /**
- * Names a command had in journals written by earlier versions, and the name it has now: a state
+ * Names a command had in command logs written by earlier versions, and the name it has now: a state
  * file replays whatever version wrote it. The ban is called a ban everywhere inside (seed 001,
  * "User ban state"); `blockUser` stays only as the v1 operationId the contract gives it.
  */
 const FORMER_NAMES: Record<string, CommandName> = { blockUser: 'banUser' };
 export type CommandArgs<N extends CommandName> = Parameters<(typeof COMMANDS)[N]>[1];
 export type CommandResult<N extends CommandName> = ReturnType<(typeof COMMANDS)[N]>;
-export interface JournalEntry {
+export interface CommandLogEntry {
   t: CommandName;
   a: unknown;
   at: number;
 }
 
 /** Where commands are made durable (the state file, ../store/state-file.ts). */
-export interface Journal {
-  /** Makes the entry durable before its command runs; throws a JournalError when it cannot. */
-  append(entry: JournalEntry): void;
+export interface CommandLog {
+  /** Makes the entry durable before its command runs; throws a CommandLogError when it cannot. */
+  append(entry: CommandLogEntry): void;
   /** Takes back the entry just appended: its command was refused and changed nothing. */
-  retract(entry: JournalEntry): void;
+  retract(entry: CommandLogEntry): void;
   /**
    * With `--fsync`: settles once every entry appended so far is flushed to disk (rejects with a
-   * JournalError when flushing failed); undefined when there is nothing to wait for.
+   * CommandLogError when flushing failed); undefined when there is nothing to wait for.
    */
   durable?(): Promise<void> | undefined;
 }
 
 /**
- * A journal line holds a command this version does not know: a newer lmskit wrote it. Replaying past
+ * A command-log line holds a command this version does not know: a newer lmskit wrote it. Replaying past
  * it would lose what it did, so the start stops (docs/mock.md, Durable state).
  */
 export class UnknownCommand extends Error {
@@ -96,20 +98,20 @@ export class UnknownCommand extends Error {
   }
 }
 
-/** The journal could not keep a command, so it did not run: nothing changed, and a retry may work. */
-export class JournalError extends Error {
+/** The command log could not keep a command, so it did not run: nothing changed, and a retry may work. */
+export class CommandLogError extends Error {
   constructor(
     message: string,
     /** Seconds after which a retry is worth it. */
     readonly retryAfter = 10,
   ) {
     super(message);
-    this.name = 'JournalError';
+    this.name = 'CommandLogError';
   }
 }
 
-/** Arguments as they are journalled: a user's password only as its hash, never in clear. */
-function journalled<A>(args: A): A {
+/** Arguments as they are logged: a user's password only as its hash, never in clear. */
+function asLogged<A>(args: A): A {
   const input = (args as { input?: { password?: string } }).input;
   return input?.password === undefined ? args : { ...args, input: withoutPassword(input) };
 }
@@ -126,9 +128,9 @@ export class Platform {
   /** Goes up with every change of state: what a read may cache is valid for one version. */
   version = 0;
   private readonly bySiteKey = new Map<string, TenantState>();
-  private journal: Journal | null = null;
-  /** Entries handed to the journal so far: a request compares it before and after its handler. */
-  private journalled = 0;
+  private commandLog: CommandLog | null = null;
+  /** Entries handed to the command log so far: a request compares it before and after its handler. */
+  private logged = 0;
   private readonly eventListeners = new Set<(tenant: TenantState, events: PlatformEvent[]) => void>();
   private readonly loadListeners = new Set<() => void>();
   private readonly deliveryListeners = new Set<(tenant: TenantState) => void>();
@@ -189,17 +191,109 @@ export class Platform {
   }
 
   /**
-   * Journals a command, runs it (taking the entry back if it is refused) and announces the events it
-   * emitted. Throws the journal's JournalError, before anything changed, when it cannot be kept.
+   * Logs a command, runs it (taking the entry back if it is refused) and announces the events it
+   * emitted. Throws the command log's CommandLogError, before anything changed, when it cannot be kept.
+   * Generation jobs whose time has come are settled first (their own command), so their courses take
+   * their ids before anything this command makes, and again after it, which may have moved the clock
+   * (advance, set, a reset, an import) or made a job due at once (`--ai-seconds 0`).
    */
   run<N extends CommandName>(name: N, args: CommandArgs<N>): CommandResult<N> {
+    this.settleDueJobs();
+    const result = this.execute(name, args);
+    try {
+      this.settleDueJobs();
+    } catch (error) {
+      // The command is done and answered as such; a settlement the command log cannot keep now is tried
+      // again by the next request, and gives the same ids then (completion order).
+      if (!(error instanceof CommandLogError)) throw error;
+    }
+    this.armJobTimer();
+    return result;
+  }
+
+  // --- Generation jobs in the background (seed 000, AI tools: "generation runs in the background") --
+
+  /** When the earliest queued job comes due; undefined when jobs changed since it was last found. */
+  private nextDue: number | undefined;
+  private jobTimer: ReturnType<typeof setTimeout> | undefined;
+  private jobTimerOn = false;
+
+  /** Jobs were made, settled or replaced: when the next one is due is found again on the next look. */
+  jobsChanged(): void {
+    this.nextDue = undefined;
+  }
+
+  /**
+   * Settles every generation job whose time the clock has passed, in the order they finish, by one
+   * logged `settleJobs` command: its course exists for every API, the console and the snapshot
+   * with no poll, and a replay gives it the same id. Costs a comparison while no job is due (the next
+   * due time is kept until jobs change). Run before and after every command, on every request
+   * (mock/app.ts) and, on a running clock, by a timer (`settleJobsOnTime`). Throws the command log's
+   * CommandLogError, before anything changed, when it cannot be kept.
+   */
+  settleDueJobs(): void {
+    // Never inside a command: it sees one instant, as its replay will.
+    if (this.heldNow !== null) return;
+    const now = this.clock.now();
+    this.nextDue ??= nextJobDue(this.tenants.values());
+    if (now < this.nextDue) return;
+    const jobs = dueJobs(this.tenants.values(), now);
+    if (jobs.length) this.execute('settleJobs', { jobs });
+    this.jobsChanged();
+    this.armJobTimer();
+  }
+
+  /**
+   * While the clock follows wall time, settles each job when its time comes, with no request to do it
+   * (one timer, armed for the earliest job, so the state file holds the course although nobody asked);
+   * a frozen clock moves only through commands, which settle after them. Returns what stops it.
+   */
+  settleJobsOnTime(): () => void {
+    this.jobTimerOn = true;
+    this.armJobTimer();
+    return () => {
+      this.jobTimerOn = false;
+      clearTimeout(this.jobTimer);
+      this.jobTimer = undefined;
+    };
+  }
+
+  private armJobTimer(): void {
+    clearTimeout(this.jobTimer);
+    this.jobTimer = undefined;
+    if (!this.jobTimerOn || this.clock.frozen) return;
+    this.nextDue ??= nextJobDue(this.tenants.values());
+    if (!Number.isFinite(this.nextDue)) return;
+    // Whole seconds of virtual time away; a far job is looked at again within the hour, since a
+    // timer of more than 24.8 days fires at once.
+    this.armJobTimerIn(Math.min(Math.max(0, this.nextDue - this.clock.now()) * 1000, 3_600_000));
+  }
+
+  private armJobTimerIn(ms: number): void {
+    this.jobTimer = setTimeout(() => {
+      this.jobTimer = undefined;
+      try {
+        this.settleDueJobs();
+      } catch (error) {
+        if (!(error instanceof CommandLogError)) throw error;
+        // The command log cannot keep it now (a full disk): again when a retry is worth it.
+        this.armJobTimerIn(error.retryAfter * 1000);
+        return;
+      }
+      this.armJobTimer();
+    }, ms);
+    // A pending job never keeps the process alive.
+    this.jobTimer.unref?.();
+  }
+
+  private execute<N extends CommandName>(name: N, args: CommandArgs<N>): CommandResult<N> {
     const at = this.now();
-    // Written down only where a journal keeps it: hashing a new user's password for no journal was
+    // Written down only where a command log keeps it: hashing a new user's password for no command log was
     // 2 % of a write's CPU without --state-file.
-    const entry: JournalEntry | null = this.journal ? { t: name, a: journalled(args), at } : null;
+    const entry: CommandLogEntry | null = this.commandLog ? { t: name, a: asLogged(args), at } : null;
     if (entry) {
-      this.journal?.append(entry);
-      this.journalled++;
+      this.commandLog?.append(entry);
+      this.logged++;
     }
     // What a command added is what took a higher id than before it: the event log is cut from the
     // front (domain/events.ts), so its length cannot tell.
@@ -211,7 +305,7 @@ export class Platform {
     try {
       result = this.atInstant(at, () => command(this, args));
     } catch (error) {
-      if (entry) this.journal?.retract(entry);
+      if (entry) this.commandLog?.retract(entry);
       throw error;
     }
     this.version++;
@@ -230,11 +324,11 @@ export class Platform {
   }
 
   /**
-   * Re-runs a journalled command at its recorded virtual time, without journalling it again. A
+   * Re-runs a logged command at its recorded virtual time, without logging it again. A
    * command that throws was refused when it first ran too (the process stopped before its entry was
    * taken back): it changed nothing then and changes nothing now.
    */
-  replay(entry: JournalEntry): void {
+  replay(entry: CommandLogEntry): void {
     this.clock.set(entry.at);
     const name = FORMER_NAMES[entry.t] ?? entry.t;
     const command = Object.hasOwn(COMMANDS, name)
@@ -245,23 +339,23 @@ export class Platform {
     this.version++;
   }
 
-  setJournal(journal: Journal | null): void {
-    this.journal = journal;
+  setCommandLog(log: CommandLog | null): void {
+    this.commandLog = log;
   }
 
-  /** A mark to hand to `durable` later: how many commands were journalled so far. */
+  /** A mark to hand to `durable` later: how many commands were logged so far. */
   writeMark(): number {
-    return this.journalled;
+    return this.logged;
   }
 
   /**
-   * When commands were journalled since `mark` and the journal flushes to disk (`--fsync`): settles
+   * When commands were logged since `mark` and the command log flushes to disk (`--fsync`): settles
    * once they are on disk, so that the answer of a write waits for its own line (and those of the
    * batch it joined). Undefined when there is nothing to wait for.
    */
   durable(mark: number): Promise<void> | undefined {
-    if (mark === this.journalled) return undefined;
-    return this.journal?.durable?.();
+    if (mark === this.logged) return undefined;
+    return this.commandLog?.durable?.();
   }
 
   onEvents(listener: (tenant: TenantState, events: PlatformEvent[]) => void): () => void {
@@ -291,6 +385,7 @@ export class Platform {
         new TenantState(adopt || data.assignmentTable ? data : structuredClone(data)),
     );
     this.version++;
+    this.jobsChanged();
     this.tenants.clear();
     this.bySiteKey.clear();
     for (const tenant of tenants) {
@@ -320,6 +415,9 @@ export class Platform {
     // taken, and every later create failed.
     const problem = snapshotProblem(snapshot);
     if (problem) throw invalid(`the snapshot cannot be loaded: ${problem}`);
+    // Its time, as setClock takes one (openapi/admin ClockTime): a state file is not checked by the contract.
+    const late = clockTimeProblem(snapshot.now);
+    if (late) throw invalid(`the snapshot cannot be loaded: now ${late}`);
     try {
       this.load({ now: snapshot.now, tenants: Object.values(snapshot.tenants) });
     } catch (error) {

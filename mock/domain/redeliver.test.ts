@@ -1,5 +1,5 @@
 // Sending a webhook delivery's event again (docs/console.md, Webhooks; openapi/admin
-// redeliverWebhookDelivery): a journalled command that queues a new pending delivery of the same event
+// redeliverWebhookDelivery): a logged command that queues a new pending delivery of the same event
 // to the same receiver, announced to the dispatcher through the platform, kept across a restart.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -158,13 +158,17 @@ export class TenantState {
     else (this[name] as Map<unknown, TenantRecords[K]>).set(record.id, record);
   }
 
+  /**
+   * A tenant with no records, licensed for MCP but at tier `none`, the seed's default (seed 000,
+   * Tenant restrictions (licence)): a new tenant, the `empty` seed and fixtures start here.
+   */
   static empty(id: string, name: string, siteApiKey: string): TenantState {
     return new TenantState({
       id,
       name,
       siteApiKey,
       mcpLicensed: true,
-      mcpAccess: 'full',
+      mcpAccess: 'none',
       mcpAiAccess: true,
       ...noRecords(),
       aiUsage: { day: 0, perKey: {}, tenant: 0 },

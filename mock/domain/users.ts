@@ -16,7 +16,7 @@ export interface CreateUserInput {
   id?: string;
   name: string;
   email: string;
-  /** The password, or — as journalled — only its hash. */
+  /** The password, or — as logged (the state file's command log) — only its hash. */
   password?: string;
   passwordHash?: string;
   roleAlias: string;

@@ -1,7 +1,7 @@
 // Webhook receivers and the deliveries of events to them (seed 001, Events: "Registration of
 // receiving URLs: not shown. Delivery retries and signature scheme: not shown"; docs/mock.md,
 // Webhooks). A delivery is made in the same command that emits its event, so a write and its
-// deliveries reach the journal as one entry. What a receiver accumulates is bounded: a queue of
+// deliveries reach the command log as one entry. What a receiver accumulates is bounded: a queue of
 // pending deliveries (the oldest is dropped, and says so, when it overflows) and a history of
 // finished ones (the oldest forgotten). Sending them is ../webhooks/dispatcher.ts.
 import { conflict, notFound } from './errors.ts';

@@ -10,17 +10,16 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { SpecSchemas } from '../../lib/openapi-schemas.ts';
 import { AnswerCache } from './answer-cache.ts';
 import { answerFromCache } from './contract/cache.ts';
-import { coerceParameters, type ValidatedRequest } from './contract/coerce.ts';
+import { coerceParameters } from './contract/coerce.ts';
 import { type CompiledOperation, compileOperation, type Node } from './contract/compile.ts';
-import { RouteTable } from './contract/route-table.ts';
+import { operationTable } from './contract/operations.ts';
 import { type InputProblem, inputProblems } from './contract/validate-input.ts';
 import { checkAnswer, type MismatchReport } from './contract/validate-output.ts';
 import { jsonBody } from './json-body.ts';
+import { contextOf, required } from './request-context.ts';
 
 export type { ValidatedRequest } from './contract/coerce.ts';
 export type { InputProblem } from './contract/validate-input.ts';
-
-const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
 /** A documented answer: the status and, when the status documents one, the JSON body. */
 export interface AnswerObject {
@@ -64,12 +63,6 @@ export interface ContractRouterOptions {
   durability?: { writeMark(): number; durable(mark: number): Promise<void> | undefined };
 }
 
-/** What the steps of one request hand on to the next. */
-interface Passed {
-  input: ValidatedRequest;
-}
-const passed = (res: Response) => res.locals.contract as Passed;
-
 /** One step of an operation's chain: like Express middleware, it answers or calls `next`. */
 type Step = (req: Request, res: Response, next: NextFunction) => unknown;
 
@@ -101,30 +94,23 @@ function runFrom(steps: Step[], i: number, req: Request, res: Response, next: Ne
 export function contractRouter(options: ContractRouterOptions): RequestHandler {
   const { spec, handlers } = options;
   const schemas = new SpecSchemas(spec);
-  const table = new RouteTable<RequestHandler>();
   const cache = new AnswerCache();
   const body = jsonBody();
 
-  for (const [path, item] of Object.entries(spec.paths as Node)) {
-    for (const method of METHODS) {
-      const operation = (item as Node)[method] as Node | undefined;
-      if (!operation) continue;
-      const handler = (handlers as Record<string, Handler | undefined>)[operation.operationId];
-      if (!handler)
-        throw new Error(
-          `no handler for operation ${operation.operationId} (${method.toUpperCase()} ${path})`,
-        );
-      // Compiled on the operation's first request: compiling every operation's validators at start
-      // was most of the mock's start-up time, for operations a run may never call.
-      let steps: RequestHandler | undefined;
-      table.add(method, path, (req, res, next) => {
-        steps ??= runSteps(
-          chain(compileOperation(schemas, path, method), handler, options, schemas, cache, body),
-        );
-        steps(req, res, next);
-      });
-    }
-  }
+  const table = operationTable<RequestHandler>(spec, ({ path, method, operation }) => {
+    const handler = (handlers as Record<string, Handler | undefined>)[operation.operationId];
+    if (!handler)
+      throw new Error(`no handler for operation ${operation.operationId} (${method.toUpperCase()} ${path})`);
+    // Compiled on the operation's first request: compiling every operation's validators at start
+    // was most of the mock's start-up time, for operations a run may never call.
+    let steps: RequestHandler | undefined;
+    return (req, res, next) => {
+      steps ??= runSteps(
+        chain(compileOperation(schemas, path, method), handler, options, schemas, cache, body),
+      );
+      steps(req, res, next);
+    };
+  });
   return (req, res, next) => {
     const found = table.match(req.method, req.path);
     if (!found) return next();
@@ -150,8 +136,8 @@ function chain(
   };
   return [
     (req, res, next) => {
-      // For the request journal (journal.ts): which operation this was, and why it was refused.
-      res.locals.operationId = operation.operationId;
+      // For the request journal (journal/): which operation this was, and why it was refused.
+      contextOf(res).operationId = operation.operationId;
       const admitted = options.before ? options.before(req, res, operation) : true;
       if (admitted instanceof Promise) return admitted.then((yes) => yes && next());
       if (admitted) next();
@@ -180,10 +166,10 @@ function chain(
       const { input, unsent } = coerceParameters(req, op.parameters);
       const problems = inputProblems(req, op, input, unsent);
       if (problems.length) {
-        res.locals.inputProblems = problems;
+        contextOf(res).inputProblems = problems;
         return options.invalid(res, problems, operation);
       }
-      res.locals.contract = { input } satisfies Passed;
+      contextOf(res).contract = { input };
       next();
     },
     (_req, res, next) => {
@@ -192,7 +178,7 @@ function chain(
     },
     (req, res) => {
       const mark = options.durability?.writeMark();
-      const answer = handler(req, res, passed(res).input);
+      const answer = handler(req, res, required(res, 'contract').input);
       const settle = (a: AnswerObject) => {
         const flushed = mark === undefined ? undefined : options.durability?.durable(mark);
         if (flushed) return flushed.then(() => send(res, a));

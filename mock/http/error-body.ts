@@ -49,8 +49,15 @@ export const describeProblems = (problems: InputProblem[]) =>
         // Name the field that is not allowed: a typo must be found from the answer alone.
         if (e.keyword === 'additionalProperties')
           return `${where}.${String(e.params.additionalProperty)}: unknown field, not allowed here`;
-        if (e.keyword === 'enum')
-          return `${where}: must be one of ${(e.params.allowedValues as unknown[]).join(', ')}`;
+        if (e.keyword === 'enum') {
+          const values = e.params.allowedValues as unknown[];
+          // A long list (the ISO 639-1 codes of LanguageCode) is named by its count and its ends.
+          const named =
+            values.length > 12
+              ? `the ${values.length} values the contract lists (${values.slice(0, 3).join(', ')}, …, ${String(values.at(-1))})`
+              : values.join(', ');
+          return `${where}: must be one of ${named}`;
+        }
         return `${where}${missing}: ${e.message}`;
       }),
     )

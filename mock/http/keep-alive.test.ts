@@ -2,7 +2,7 @@
 // announces, and keeps, 65 s instead of Node's 5 s, so a client never reuses a connection the mock
 // has just closed.
 import { afterAll, describe, expect, it } from 'vitest';
-import { startMock } from '../../lib/api.ts';
+import { startMock } from '../../package/index.ts';
 import { KEEP_ALIVE_MS } from './keep-alive.ts';
 
 describe('idle connections (docs/mock.md, Options)', () => {

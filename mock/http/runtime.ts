@@ -1,10 +1,11 @@
 // The injected faults (admin API, "Faults"), outside the platform state: they describe this run only.
-// The request journal is journal.ts.
+// The request journal is journal.ts (journal/).
 import type { NextFunction, Request, Response } from 'express';
 import type { components } from '../../generated/admin.ts';
-import { MCP_TOOL_HEADER } from '../../mcp-server/backend.ts';
+import { MCP_TOOL_HEADER } from '../../lib/mcp-headers.ts';
 import { matchesJson } from './body-match.ts';
 import { jsonBody } from './json-body.ts';
+import { contextOf } from './request-context.ts';
 
 /** Faults in force at a time (admin API, "Faults"): each may hold a body of up to 1 MB. */
 export const MAX_FAULTS = 100;
@@ -113,8 +114,8 @@ export class Runtime {
   /** Counts the request against `fault` and answers it, or delays it, as the fault says. */
   private apply(fault: Fault, res: Response, next: NextFunction): void {
     if (--fault.remaining <= 0) this.faults.splice(this.faults.indexOf(fault), 1);
-    // For the request journal (journal.ts): which fault answered or delayed this request.
-    res.locals.faultId = fault.id;
+    // For the request journal (journal/): which fault answered or delayed this request.
+    contextOf(res).faultId = fault.id;
     const answer = () => {
       if (fault.status === null) return next();
       if (fault.body === undefined) res.status(fault.status).end();

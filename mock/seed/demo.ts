@@ -159,6 +159,9 @@ export function structure(
 
 export function demoTenant(): TenantData {
   const t = TenantState.empty(DEMO_TENANT, 'Demo Academy', DEMO_SITE_API_KEY);
+  // The demo's choice (openapi/admin ResetRequest `seed`): MCP on, so the keys printed at start work;
+  // every other tenant starts at the seed's default, `none` (seed 000, Tenant restrictions (licence)).
+  t.mcpAccess = 'full';
   let at = START - 21 * DAY;
   const tick = () => (at += 60);
 

@@ -1,6 +1,6 @@
 // Fixtures (docs/mock.md, Fixtures): a state written by hand, checked against the admin contract's
 // `Fixture` schema, built through the domain's own rules, deterministic, with secrets only as hashes in
-// what a load journals; every problem names the entry and the field. The example in docs/ is loaded
+// what a load logs; every problem names the entry and the field. The example in docs/ is loaded
 // here, so it stays valid.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,7 +10,7 @@ import { ROOT } from '../../lib/paths.ts';
 import { statusOf } from '../domain/assignments.ts';
 import { VirtualClock } from '../domain/clock.ts';
 import { hashKey } from '../domain/mcp-keys.ts';
-import type { Assignment, TenantData } from '../domain/model.ts';
+import type { Assignment, AuditEntry, TenantData } from '../domain/model.ts';
 import { Platform } from '../domain/platform.ts';
 import { TenantState } from '../domain/tenant-state.ts';
 import { hashPassword } from '../domain/users.ts';
@@ -186,7 +186,7 @@ describe('what a load journals (prepareFixture)', () => {
     ]);
     expect(prepared.tenants[1]?.siteApiKey).toBe(fixtureSiteKey('b'));
     expect(prepared.now).toBe(START);
-    // Replaying the command builds the same state from what it journalled.
+    // Replaying the command builds the same state from what it logged.
     expect(JSON.stringify(buildFixture(JSON.parse(text)))).toBe(JSON.stringify(buildFixture(prepared)));
   });
 
@@ -198,6 +198,49 @@ describe('what a load journals (prepareFixture)', () => {
     });
     expect(now).toBe(Date.parse('2026-05-01T00:00:00Z') / 1000);
     expect([...platform.tenants.keys()]).toEqual(['acme']);
+  });
+});
+
+describe('a banned user in fixtures (docs/mock.md, Fixtures: a ban comes last)', () => {
+  const banned = tenant({
+    users: [
+      { id: 'ada', name: 'Ada', email: 'ada@acme.example', role: 'admin' as const },
+      { id: 'lena', name: 'Lena', email: 'lena@acme.example', role: 'learner' as const, banned: true },
+    ],
+    courses: [{ name: 'Onboarding' }, { name: 'Safety', certificate: true }],
+    assignments: [
+      { user: 'lena', course: 1, progress: 40 },
+      { user: 'lena', course: 2, progress: 100, result: 90 },
+    ],
+  });
+
+  it('keeps the progress, the certificate and course.finished as what the user did before the ban (000/ban-user.keeps-history: "keeps history")', () => {
+    const acme = fixturesFrom({ tenants: [banned] }).state.tenants[0] as TenantData;
+    const lena = acme.users.find((u) => u.apiId === 'lena');
+    expect(lena?.isBanned).toBe(true);
+    expect(assignmentsOf(acme).map((a) => [a.courseId, a.progressValue, a.resultValue])).toEqual([
+      [1, 40, null],
+      [2, 100, 90],
+    ]);
+    expect(acme.certificates).toMatchObject([{ userId: lena?.id, courseId: 2 }]);
+    const finished = acme.events.find((e) => e.type === 'course.finished');
+    const ban = [...(acme.audit as Iterable<AuditEntry>)].find((e) => e.action === 'user.ban');
+    expect(finished && ban && finished.occuredAt < ban.createdAt).toBe(true);
+  });
+
+  it('loaded, the banned learner cannot play on: 422 USER_BANNED (000/ban-user: "revokes login and course access")', () => {
+    const platform = new Platform(new VirtualClock({ start: START, frozen: true }), loadSeed);
+    platform.run('loadFixtures', { fixtures: prepareFixture({ tenants: [banned] }) });
+    const lena = platform.tenant('acme').userByApiId('lena');
+    expect(() =>
+      platform.run('recordProgress', {
+        tenantId: 'acme',
+        userId: lena?.id ?? 0,
+        courseId: 1,
+        action: 'progress',
+        progressValue: 60,
+      }),
+    ).toThrow(expect.objectContaining({ code: 'USER_BANNED' }));
   });
 });
 

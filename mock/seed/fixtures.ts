@@ -3,7 +3,7 @@
 // createGroup, assign, finishCourse, createMcpKey … — so the state is one the platform could reach,
 // with its events and audit entries, and the same fixtures give the same ids and timestamps.
 //
-// Two steps, so that a load is a journalled command that replays exactly (docs/mock.md, Durable
+// Two steps, so that a load is a logged command that replays exactly (docs/mock.md, Durable
 // state): `prepareFixture` checks what can be checked before anything is built (references,
 // duplicates, the key format) and replaces every secret by its hash and every setting of the run
 // (the mock's AI settings) by its value; `buildFixture` makes the tenants from that, and is what the
@@ -15,7 +15,7 @@ import { updateAiSettings } from '../domain/ai.ts';
 import { assign, assignToGroup, finishCourse, setProgress } from '../domain/assignments.ts';
 import { upsertAttributes } from '../domain/attributes.ts';
 import { SITE_KEY } from '../domain/audit.ts';
-import { DAY, toIso } from '../domain/clock.ts';
+import { CLOCK_MAX, DAY, toIso } from '../domain/clock.ts';
 import { publishCourse } from '../domain/courses.ts';
 import { DomainError, invalid } from '../domain/errors.ts';
 import { addMember, createGroup } from '../domain/groups.ts';
@@ -55,7 +55,7 @@ export interface PreparedTenant
   assignments: PreparedAssignment[];
   mcpKeys: PreparedKey[];
 }
-/** What the `loadFixtures` command is given and journals: nothing secret, nothing of the run's settings. */
+/** What the `loadFixtures` command is given and logs: nothing secret, nothing of the run's settings. */
 export interface PreparedFixture {
   now: number;
   tenants: PreparedTenant[];
@@ -129,7 +129,12 @@ export function prepareFixture(
   settings: { ai?: Partial<AiSettings> } = {},
 ): PreparedFixture {
   const problems = new Problems();
-  const now = fixture.now === undefined ? START : (secondsOf(fixture.now, 'now', problems) ?? START);
+  let now = fixture.now === undefined ? START : (secondsOf(fixture.now, 'now', problems) ?? START);
+  // Where the clock starts, so within the clock's bound (openapi/admin ClockTime).
+  if (now > CLOCK_MAX) {
+    problems.add('now', `${fixture.now} is after the clock's maximum, ${toIso(CLOCK_MAX)}`);
+    now = START;
+  }
   const tenantIds = firstOf<string>();
   const siteKeys = firstOf<string>();
   const keyTexts = firstOf<string>();
@@ -297,7 +302,7 @@ export function buildFixture(fixture: PreparedFixture): { now: number; tenants: 
 function buildTenant(p: PreparedTenant, path: string, start: number): TenantData {
   const t = TenantState.empty(p.id, p.name ?? p.id, p.siteApiKey);
   t.mcpLicensed = p.mcpLicensed ?? true;
-  t.mcpAccess = p.mcpAccess ?? 'full';
+  t.mcpAccess = p.mcpAccess ?? t.mcpAccess; // TenantState.empty's `none`, the seed's default
   t.mcpAiAccess = p.mcpAiAccess ?? true;
   within(`${path}.ai`, () => updateAiSettings(t, p.ai));
   let at = start;
@@ -431,6 +436,9 @@ function buildTenant(p: PreparedTenant, path: string, start: number): TenantData
   });
 
   // Last, as a ban comes after what the user did (an expert cannot be banned: seed 001, User ban state).
+  // A banned user's progress, certificates and `course.finished` above are therefore their history
+  // before the ban, which a ban keeps; from then on they cannot play (seed 000, ban_user: "revokes
+  // login and course access, keeps history").
   p.users.forEach((u, i) => {
     if (u.banned)
       within(`${path}.users[${i}].banned`, () => banUser(t, SITE_KEY, userById(t, userId(u.id)), tick()));

@@ -1,4 +1,4 @@
-// The durable state file (docs/mock.md, Durable state): a snapshot line and then one journal line per
+// The durable state file (docs/mock.md, Durable state): a snapshot line and then one command-log line per
 // acknowledged command, each with a CRC32. A restart restores every acknowledged write; a write the
 // disk does not take changes nothing and is refused; a torn last line is dropped; any other damage
 // stops the start unless recovery is asked for; a path that cannot hold the file is one sentence.
@@ -21,7 +21,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { diskWithRoom } from '../../test/full-disk.ts';
 import { VirtualClock } from '../domain/clock.ts';
 import { DomainError } from '../domain/errors.ts';
-import { type CommandArgs, type CommandName, JournalError, Platform } from '../domain/platform.ts';
+import { type CommandArgs, CommandLogError, type CommandName, Platform } from '../domain/platform.ts';
 import { DEMO_SITE_API_KEY } from '../seed/demo.ts';
 import { loadSeed } from '../seed/index.ts';
 import { startServer } from '../server.ts';
@@ -358,15 +358,15 @@ describe('StateFile: a path that cannot hold the file', () => {
 });
 
 describe('StateFile: a write the disk does not take changes nothing', () => {
-  it('refuses a write that comes up short with a JournalError, leaves memory and file as they were, and takes the retry once there is room (docs/mock.md, Durable state: 503, nothing changed)', () => {
+  it('refuses a write that comes up short with a CommandLogError, leaves memory and file as they were, and takes the retry once there is room (docs/mock.md, Durable state: 503, nothing changed)', () => {
     const { io, room: state } = diskWithRoom();
     const first = start({ fs: io });
     run(first.platform, WRITES[0] as AnyCommand);
     const memory = snapshotText(first.platform);
     const file = readFileSync(path, 'utf8');
 
-    state.free = 40; // less than a journal line
-    expect(() => run(first.platform, WRITES[2] as AnyCommand)).toThrow(JournalError);
+    state.free = 40; // less than a command-log line
+    expect(() => run(first.platform, WRITES[2] as AnyCommand)).toThrow(CommandLogError);
     expect(snapshotText(first.platform)).toBe(memory);
     expect(readFileSync(path, 'utf8')).toBe(file);
     expect(() => run(first.platform, WRITES[2] as AnyCommand)).toThrow(/no space left|ENOSPC/);
@@ -393,7 +393,7 @@ describe('StateFile: a write the disk does not take changes nothing', () => {
     run(first.platform, WRITES[0] as AnyCommand);
     state.free = 40;
     truncateWorks = false;
-    expect(() => run(first.platform, WRITES[2] as AnyCommand)).toThrow(JournalError);
+    expect(() => run(first.platform, WRITES[2] as AnyCommand)).toThrow(CommandLogError);
     // A torn line sits in the middle of the file now; the next write must not land behind it.
     state.free = Number.POSITIVE_INFINITY;
     truncateWorks = true;
@@ -453,7 +453,7 @@ describe('StateFile: a write the disk does not take changes nothing', () => {
   it('refuses writes once closed instead of answering them unsaved (state-file.ts: close)', () => {
     const first = start();
     first.file.close();
-    expect(() => run(first.platform, WRITES[0] as AnyCommand)).toThrow(JournalError);
+    expect(() => run(first.platform, WRITES[0] as AnyCommand)).toThrow(CommandLogError);
   });
 });
 

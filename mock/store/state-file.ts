@@ -1,4 +1,4 @@
-// Durable state (docs/mock.md, Durable state): an append-only journal of commands behind a snapshot.
+// Durable state (docs/mock.md, Durable state): an append-only command log behind a snapshot.
 //
 //   line 1      {"snapshot": <platform state>}\t<crc32>
 //   line 2..n   {"t": <command>, "a": <args>, "at": <virtual time>}\t<crc32>
@@ -15,7 +15,7 @@
 // part. A path that cannot hold the file (a directory, a missing or read-only directory) is a
 // StateFileUnusable, a one-sentence error. So the file never silently starts over.
 //
-// A journal line holding a command this version does not know was written by a newer lmskit: it
+// A command-log line holding a command this version does not know was written by a newer lmskit: it
 // stops the start like damage (StateFileFromNewerVersion), since replaying past it would lose what it
 // did and the next compaction would drop it for good; `recover` skips such lines after keeping a copy
 // of the file aside.
@@ -34,19 +34,19 @@
 // rename, so the new file's name survives a power cut too.
 //
 // Compaction writes a fresh snapshot to a temporary file and renames it over the old one: at start,
-// once the journal has grown as large as the snapshot before it, and at shutdown. Sized by bytes, so
-// that writing snapshots costs each journalled byte at most one byte more: a snapshot is written in one
+// once the command log has grown as large as the snapshot before it, and at shutdown. Sized by bytes, so
+// that writing snapshots costs each logged byte at most one byte more: a snapshot is written in one
 // piece while nothing else runs (0.7 s and 126 MB at 100 000 users), and with a fixed count of
 // commands a growing state was written out again every 10 000 writes, the last one blocking for
 // longer each time. `compactEvery` sets a count of commands instead. One that fails while running is reported and retried
-// later; the journal goes on, since every line it holds is still in the file.
+// later; the command log goes on, since every line it holds is still in the file.
 import * as nodeFs from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { crc32 } from 'node:zlib';
 import {
-  type Journal,
-  type JournalEntry,
-  JournalError,
+  type CommandLog,
+  type CommandLogEntry,
+  CommandLogError,
   type Platform,
   UnknownCommand,
 } from '../domain/platform.ts';
@@ -70,7 +70,7 @@ export type StateFileFs = Pick<
 >;
 
 export interface StateFileOptions {
-  /** Journal lines after which the file is compacted while running (default: by size, see above). */
+  /** Command-log lines after which the file is compacted while running (default: by size, see above). */
   compactEvery?: number;
   /** How long after a failed compaction the next one is tried. */
   compactionRetryMs?: number;
@@ -98,13 +98,13 @@ export interface Damage {
 }
 
 export interface OpenReport {
-  /** Commands replayed from the journal. */
+  /** Commands replayed from the command log. */
   replayed: number;
   /** True when the file did not exist (or was empty) and was started from the current state. */
   created: boolean;
   /** A last line cut off before its newline: a write that was never answered, dropped. */
   torn?: { line: number; reason: string };
-  /** Journalled commands refused again on replay: they changed nothing when first run either. */
+  /** Logged commands refused again on replay: they changed nothing when first run either. */
   refused: { line: number; reason: string }[];
   /** With `recover`: the damage accepted, and where the damaged file was copied. */
   recovered?: Damage & { keptAside: string };
@@ -254,7 +254,7 @@ export class StateFile {
   /** Where the last appended line starts, so a refused command can take it back. */
   private lastLineStart = 0;
   private sinceCompaction = 0;
-  /** The bytes of the last snapshot written: the journal after it may grow as large before the next. */
+  /** The bytes of the last snapshot written: the command log after it may grow as large before the next. */
   private snapshotBytes = 0;
   /** The file's tail could not be cut back: it must be rewritten before anything more is appended. */
   private broken = false;
@@ -272,7 +272,7 @@ export class StateFile {
   /** Answers waiting for their line to be flushed. */
   private waiting: { upTo: number; resolve: () => void; reject: (error: Error) => void }[] = [];
   /** A flush failed: nothing more is taken (see onSyncFailure). */
-  private flushFailed: JournalError | null = null;
+  private flushFailed: CommandLogError | null = null;
 
   constructor(
     readonly path: string,
@@ -289,7 +289,7 @@ export class StateFile {
 
   /**
    * Loads the file into the platform (or starts it from the platform's current state) and begins
-   * journalling. Throws StateFileDamaged (nothing changed on disk) unless `recover`, and
+   * logging. Throws StateFileDamaged (nothing changed on disk) unless `recover`, and
    * StateFileUnusable when the path cannot hold the file.
    */
   open(platform: Platform, options: { recover?: boolean } = {}): OpenReport {
@@ -307,13 +307,13 @@ export class StateFile {
       const text = data.subarray(start, end);
       start = end + 1;
       line++;
-      let value: { snapshot?: unknown } & JournalEntry;
+      let value: { snapshot?: unknown } & CommandLogEntry;
       try {
         value = parseLine(text) as typeof value;
         if (line === 1 && !value.snapshot) throw new Error('the first line is not a snapshot');
       } catch (error) {
         // A snapshot is never written in place (compaction renames a complete file), so only a
-        // journal line can be cut off by a crash.
+        // command-log line can be cut off by a crash.
         if (newline < 0 && line > 1) report.torn = { line, reason: (error as Error).message };
         else
           damage = {
@@ -387,11 +387,11 @@ export class StateFile {
       );
     }
     this.platform = platform;
-    platform.setJournal(this.journal);
+    platform.setCommandLog(this.commandLog);
     return report;
   }
 
-  /** Goes on journalling into the file as it is, after its first `size` bytes; compacts at the first chance. */
+  /** Goes on logging into the file as it is, after its first `size` bytes; compacts at the first chance. */
   private continueAt(size: number): void {
     this.fd = this.fs.openSync(this.file, 'r+');
     this.cutBack(size);
@@ -469,7 +469,7 @@ export class StateFile {
     }
   }
 
-  private readonly journal: Journal = {
+  private readonly commandLog: CommandLog = {
     append: (entry) => this.append(entry),
     retract: () => this.cutBack(this.lastLineStart),
     durable: () => this.durable(),
@@ -484,7 +484,7 @@ export class StateFile {
     if (this.flushFailed) return Promise.reject(this.flushFailed);
     const upTo = this.written;
     if (upTo <= this.flushed) return undefined;
-    if (this.fd === null) return Promise.reject(new JournalError('The state file is closed.'));
+    if (this.fd === null) return Promise.reject(new CommandLogError('The state file is closed.'));
     const settled = new Promise<void>((resolve, reject) => this.waiting.push({ upTo, resolve, reject }));
     this.flush();
     return settled;
@@ -519,15 +519,15 @@ export class StateFile {
 
   private failFlush(error: NodeJS.ErrnoException): void {
     const message = `flushing the state file ${this.path} to disk failed (${errorCode(error)}): the writes since the last flush may not be on disk, though they were applied`;
-    this.flushFailed = new JournalError(
+    this.flushFailed = new CommandLogError(
       `The change may not have been saved: ${message}. Nothing more is taken; the mock has to be restarted.`,
     );
     for (const w of this.waiting.splice(0)) w.reject(this.flushFailed);
     this.onSyncFailure?.(`${message}. The mock stops: start it again to continue from what the file holds.`);
   }
 
-  private append(entry: JournalEntry): void {
-    if (this.fd === null || !this.platform) throw new JournalError('The state file is closed.');
+  private append(entry: CommandLogEntry): void {
+    if (this.fd === null || !this.platform) throw new CommandLogError('The state file is closed.');
     if (this.flushFailed) throw this.flushFailed;
     if (this.compactionDue() || this.broken) this.tryCompaction(this.platform);
     if (this.broken) throw notSaved(this.broken);
@@ -568,7 +568,7 @@ export class StateFile {
     }
   }
 
-  /** Compacts when due; a failure is reported, retried after a while, and does not stop the journal. */
+  /** Compacts when due; a failure is reported, retried after a while, and does not stop the command log. */
   private tryCompaction(platform: Platform): void {
     if (Date.now() < this.nextCompactionTry) return;
     try {
@@ -641,7 +641,7 @@ export class StateFile {
   close(): void {
     this.closeCurrent();
     this.fd = null;
-    for (const w of this.waiting.splice(0)) w.reject(new JournalError('The state file is closed.'));
+    for (const w of this.waiting.splice(0)) w.reject(new CommandLogError('The state file is closed.'));
   }
 }
 
@@ -654,12 +654,12 @@ function quietly(action: () => void): void {
 /** Seconds a client is asked to wait before retrying a write that was not saved. */
 const RETRY_AFTER = 10;
 
-function notSaved(cause: unknown): JournalError {
+function notSaved(cause: unknown): CommandLogError {
   const why =
     cause === true
       ? 'the end of the state file could not be repaired'
       : `writing the state file failed (${errorCode(cause)})`;
-  return new JournalError(
+  return new CommandLogError(
     `The change was not saved: ${why}. Nothing was changed; retry after ${RETRY_AFTER}s.`,
     RETRY_AFTER,
   );

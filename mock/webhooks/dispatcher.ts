@@ -2,7 +2,7 @@
 // wants an event (domain/webhooks.ts); this sends them: a POST of the envelope of seed 001, signed
 // with HMAC-SHA256 of the raw body and carrying an event id for de-duplication (seed 001: "Events may
 // be duplicated"). A failed attempt is retried with exponential backoff; every attempt is a
-// journalled command, so pending deliveries resume after a restart — at least once.
+// logged command, so pending deliveries resume after a restart — at least once.
 //
 // A redirect is not followed: the signed body would go, with its signature, to whatever host the
 // receiver names, and a receiver URL is checked when it is registered, not where it points later.

@@ -111,7 +111,11 @@ describe('tool → backend mapping (seed 000 tool tables)', () => {
         return deref(parameters.map(deref).find((p) => p?.in === where && p.name === name)?.schema);
       const media = where === 'multipart' ? 'multipart/form-data' : 'application/json';
       let schema = deref(deref(op.requestBody)?.content?.[media]?.schema);
-      for (const part of name.split('.')) schema = deref(bodyProperties(schema)[part]);
+      for (const part of name.split('.')) {
+        // A `$ref`'s siblings bound it too (OpenAPI 3.1): `email` is an EmailAddress of at most 254.
+        const { $ref: _, ...siblings } = bodyProperties(schema)[part] ?? {};
+        schema = { ...deref(bodyProperties(schema)[part]), ...siblings };
+      }
       return schema;
     };
     let checked = 0;

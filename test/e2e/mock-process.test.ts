@@ -43,11 +43,14 @@ describe('lmskit mock, as a process', () => {
     return { status: response.status, body: text ? JSON.parse(text) : undefined };
   };
 
-  it('starts, prints the banner with the site API key, the MCP keys and the admin token, and is healthy', async () => {
+  it("starts, prints the banner with the site API key, the MCP keys, the demo's MCP access full as the demo's choice (seed 000's default being none) and the admin token, and is healthy", async () => {
     port = await freePort();
     base = `http://127.0.0.1:${port}`;
     const p = await start(port);
     const banner = p.output();
+    expect(banner).toContain(
+      "MCP access: full, the demo's choice (seed 000's default, for a new tenant, is none)",
+    );
     expect(banner).toContain(`${base}/openapi/v1`);
     expect(banner).toContain(`${base}/api/v2`);
     expect(banner).toContain('Bearer e2e-admin-token-16');
@@ -146,6 +149,16 @@ describe('lmskit mock, as a process', () => {
 });
 
 describe('flags (docs/mock.md, Options)', () => {
+  it("--seed empty starts the tenant at seed 000's default MCP access none, and the banner says so and how to turn it on (000/licence.none)", async () => {
+    const p = await startLmskit(['mock', '--port', '0', '--seed', 'empty'], /try: curl/);
+    running.push(p);
+    expect(p.output()).toContain(
+      'MCP access: none, seed 000\'s default: every MCP request gets 403 MCP_LICENSE_DISABLED until PATCH /__admin/tenants/demo {"mcpAccess": "full"}',
+    );
+    p.child.kill('SIGTERM');
+    expect(await p.exited).toBe(0);
+  });
+
   it.each([
     ['--webhook-timeout', '0', /--webhook-timeout takes a whole number of seconds from 1 to 600, not 0/],
     ['--journal-size', 'many', /--journal-size takes a whole number from 1 to 100000, not many/],

@@ -47,6 +47,23 @@ describe('loadFixtures (POST /__admin/fixtures)', () => {
     expect((await h.v1('/courses')).status).toBe(401);
   });
 
+  it("starts a tenant that gives no mcpAccess at seed 000's default none: its keys are valid and every MCP call gets 403 MCP_LICENSE_DISABLED (seed 000, Tenant restrictions: `none` (default); 000/licence.none)", async () => {
+    const { mcpAccess: _given, ...tenant } = FIXTURE.tenants[0];
+    expect(
+      (await h.admin('/fixtures', { method: 'POST', json: { ...FIXTURE, tenants: [tenant] } })).status,
+    ).toBe(200);
+    expect((await h.admin('/tenants/acme')).body).toMatchObject({ mcpAccess: 'none', mcpLicensed: true });
+    for (const reply of [
+      await h.v2('/mcp/capabilities', { key: ACME_KEY }),
+      await h.v2('/users?query=lena', { key: ACME_KEY }),
+    ]) {
+      expect({ status: reply.status, code: reply.body.code }).toEqual({
+        status: 403,
+        code: 'MCP_LICENSE_DISABLED',
+      });
+    }
+  });
+
   it('answers a problem 400 naming the entry and the field, and changes nothing', async () => {
     const users = [
       ...FIXTURE.tenants[0].users,

@@ -53,7 +53,7 @@ describe('tenants and licence', () => {
     expect((await h.admin('/tenants/acme/users')).status).toBe(404);
   });
 
-  it('creates a tenant beside the demo, its licence at the seed default none (seed 000, Tenant restrictions: `none` (default))', async () => {
+  it('creates a tenant beside the demo, its licence at the seed default none: every MCP call of a valid key gets 403 MCP_LICENSE_DISABLED (seed 000, Tenant restrictions: `none` (default); Authentication 4; 000/licence.none)', async () => {
     const created = await h.admin('/tenants', {
       method: 'POST',
       json: { id: 'acme-none', admin: { name: 'Ann Acme', email: 'ann@acme.example' } },
@@ -73,9 +73,17 @@ describe('tenants and licence', () => {
         json: { userId: 'admin', scopes: ['read', 'write'] },
       })
       .then((r) => r.body);
-    const v2 = await h.v2('/mcp/capabilities', { key });
-    expect(v2.status).toBe(403);
-    expect(v2.body.code).toBe('MCP_LICENSE_DISABLED');
+    for (const reply of [
+      await h.v2('/mcp/capabilities', { key }),
+      await h.v2('/users?query=admin', { key }),
+      await h.v2('/courses/clone', { method: 'POST', json: { courseId: 1 }, key }),
+    ]) {
+      expect(reply.status).toBe(403);
+      expect(reply.body).toEqual({
+        code: 'MCP_LICENSE_DISABLED',
+        error: expect.stringMatching(/MCP is not enabled on this workspace, talk to your administrator/),
+      });
+    }
     expect((await h.admin('/tenants')).body.tenants.map((t: { id: string }) => t.id)).toContain('acme-none');
   });
 
@@ -464,12 +472,20 @@ describe('snapshot and reset', () => {
     expect(JSON.stringify(h.platform.snapshot())).toBe(before);
   });
 
-  it('resets to the demo seed, or to the empty seed', async () => {
+  it("resets to the demo seed, or to the empty seed, whose MCP access is seed 000's default none while the demo's is full (000/licence.none)", async () => {
     await h.v1('/groups', { method: 'POST', json: { name: 'Gone after reset' } });
     expect((await h.admin('/reset', { method: 'POST', json: { seed: 'empty' } })).body.seed).toBe('empty');
     expect(h.platform.tenant('demo').users.size).toBe(1);
+    expect((await h.admin('/tenants/demo')).body).toMatchObject({ mcpAccess: 'none', mcpLicensed: true });
+    const { key } = await h.newKey('ada', ['read', 'write']);
+    const refused = await h.v2('/mcp/capabilities', { key });
+    expect({ status: refused.status, code: refused.body.code }).toEqual({
+      status: 403,
+      code: 'MCP_LICENSE_DISABLED',
+    });
     await h.admin('/reset', { method: 'POST', json: {} });
     expect(h.platform.tenant('demo').groups.size).toBe(4);
+    expect((await h.admin('/tenants/demo')).body).toMatchObject({ mcpAccess: 'full' });
   });
 
   it('puts back everything a test can change — state, clock, limits, faults, journal — and says so', async () => {

@@ -120,9 +120,19 @@ export function seedOf(text: string): number {
   return h % 1_000_000;
 }
 
-/** A value valid for `schema`, the same for the same seed on every run. */
-export const fake = (schema: Node, seed: number): unknown =>
-  generateSync(schema, { seed, maxDefaultItems: 3 });
+/**
+ * A value valid for `schema`, the same for the same seed on every run. A closed object whose
+ * properties are all optional but some must be there (`minProperties`, the admin API's AI settings)
+ * is one json-schema-faker gives up on; it is made again with every optional property (and at most
+ * 3 items a list, as the fixtures' lists may hold thousands).
+ */
+export const fake = (schema: Node, seed: number): unknown => {
+  try {
+    return generateSync(schema, { seed, maxDefaultItems: 3 });
+  } catch {
+    return generateSync(schema, { seed, maxDefaultItems: 3, maxItems: 3, alwaysFakeOptionals: true });
+  }
+};
 
 // ---------------------------------------------------------------------------------------------
 // What the schemas say about a value

@@ -3,7 +3,7 @@
 // and a mock listening on every interface hands out a URL that it serves.
 import { request } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type Mock, startMock } from '../../lib/api.ts';
+import { type Mock, startMock } from '../../package/index.ts';
 
 const mocks: Mock[] = [];
 afterAll(() => Promise.all(mocks.map((m) => m.stop())));

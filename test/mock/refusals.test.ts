@@ -3,7 +3,7 @@
 // too deeply is a 400 that registered nothing, and the admin API's faults are bounded.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { minimalPdf } from '../../conformance/fixtures.ts';
-import { type Journal, JournalError } from '../../mock/domain/platform.ts';
+import { type CommandLog, CommandLogError } from '../../mock/domain/platform.ts';
 import { MAX_BODY_DEPTH } from '../../mock/http/refusals.ts';
 import { MAX_FAULTS } from '../../mock/http/runtime.ts';
 import { type Harness, startHarness } from './harness.ts';
@@ -13,12 +13,12 @@ beforeAll(async () => {
   h = await startHarness();
 });
 afterAll(() => h.close());
-afterEach(() => h.platform.setJournal(null));
+afterEach(() => h.platform.setCommandLog(null));
 
-/** A journal on a full disk: it keeps nothing, and says so. */
-const fullDisk: Journal = {
+/** A command log on a full disk: it keeps nothing, and says so. */
+const fullDisk: CommandLog = {
   append: () => {
-    throw new JournalError(
+    throw new CommandLogError(
       'The change was not saved: writing the state file failed (ENOSPC). Nothing was changed; retry after 10s.',
     );
   },
@@ -30,7 +30,7 @@ const snapshot = () => JSON.stringify(h.platform.snapshot());
 describe('a write the state file cannot keep (docs/mock.md, Durable state: 503, nothing changed)', () => {
   it('answers v1 503 {status, message} with Retry-After, and the user does not exist', async () => {
     const before = snapshot();
-    h.platform.setJournal(fullDisk);
+    h.platform.setCommandLog(fullDisk);
     const user = {
       name: 'Nia',
       email: 'nia@example.test',
@@ -47,15 +47,15 @@ describe('a write the state file cannot keep (docs/mock.md, Durable state: 503, 
     expect(refused.headers.get('retry-after')).toBe('10');
     expect(snapshot()).toBe(before);
     // The retry, once the disk takes writes again, is not "already taken".
-    h.platform.setJournal(null);
+    h.platform.setCommandLog(null);
     expect((await h.v1('/users', { method: 'POST', json: user })).status).toBe(201);
   });
 
   it('answers v2 and admin 503 {error, code: STATE_NOT_SAVED} with Retry-After', async () => {
-    // The key's lastUsedAt is not journalled (docs/mock.md): set it first, on the frozen clock.
+    // The key's lastUsedAt is not logged (docs/mock.md): set it first, on the frozen clock.
     await h.v2('/mcp/capabilities');
     const before = snapshot();
-    h.platform.setJournal(fullDisk);
+    h.platform.setCommandLog(fullDisk);
     const v2 = await h.v2('/users/banned', { method: 'POST', json: { userId: 7 } });
     const admin = await h.admin('/clock/advance', { method: 'POST', json: { seconds: 60 } });
     for (const refused of [v2, admin]) {
@@ -69,7 +69,7 @@ describe('a write the state file cannot keep (docs/mock.md, Durable state: 503, 
   it('does not count an AI call against the quota when the generation job could not be saved (seed 000, Limits)', async () => {
     const usage = () => JSON.stringify(h.platform.tenant('demo').aiUsage);
     const before = usage();
-    h.platform.setJournal(fullDisk);
+    h.platform.setCommandLog(fullDisk);
     const refused = await h.v2('/ai/courses/generate', {
       method: 'POST',
       json: { prompt: 'Fire safety basics' },
@@ -80,7 +80,7 @@ describe('a write the state file cannot keep (docs/mock.md, Durable state: 503, 
 
   it('answers an upload 503 after its text was extracted, and records no session', async () => {
     const sessions = h.platform.tenant('demo').uploads.size;
-    h.platform.setJournal(fullDisk);
+    h.platform.setCommandLog(fullDisk);
     const body = new FormData();
     body.append('file', new Blob([new Uint8Array(minimalPdf('Keep the exits clear'))]), 'exits.pdf');
     const refused = await h.v2('/chat/source-materials/upload', { method: 'POST', body });

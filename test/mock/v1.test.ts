@@ -373,6 +373,69 @@ describe('statistics (seed 001, Statistics)', () => {
   });
 });
 
+describe('statistics at size (openapi/v1 Statistics: the lists are capped, an assumed choice)', () => {
+  it('x-assumed: /statistics capping its lists — usersWithoutActivity, usersWithoutResults and unassignedCourses hold the 100 made first, leaders the top 10 of the ranking; the counters count everything and the answer says nothing of the cut', async () => {
+    // 150 users and 120 courses: twelve users finish course 1 (u2 a second one, so it ranks first),
+    // the other 138 users never start, and courses 2 to 120 are assigned to nobody.
+    const id = (n: number) => `u${n}`;
+    const users = Array.from({ length: 150 }, (_, i) => ({
+      id: id(i + 1),
+      name: `User ${i + 1}`,
+      email: `u${i + 1}@big.example`,
+      role: i === 0 ? 'admin' : 'learner',
+    }));
+    const finishers = Array.from({ length: 12 }, (_, i) => i + 1);
+    const fixture = {
+      tenants: [
+        {
+          id: 'big',
+          siteApiKey: 'big_site_key_0123456789abcdef',
+          users,
+          courses: Array.from({ length: 120 }, (_, i) => ({ name: `Course ${i + 1}` })),
+          assignments: [
+            ...finishers.map((n) => ({ user: id(n), course: 1, progress: 100, result: 50 + n })),
+            { user: id(2), course: 2, progress: 100, result: 10 },
+          ],
+        },
+      ],
+    };
+    const own = await startHarness();
+    try {
+      expect((await own.admin('/fixtures', { method: 'POST', json: fixture })).status).toBe(200);
+      const { status, body } = await own.v1('/statistics', {
+        headers: { 'x-api-key': 'big_site_key_0123456789abcdef' },
+      });
+      expect(status).toBe(200);
+      expect(Object.keys(body).sort()).toEqual([
+        'leaders',
+        'statistics',
+        'unassignedCourses',
+        'usersWithoutActivity',
+        'usersWithoutResults',
+      ]);
+      expect(body.statistics).toEqual({
+        coursesCount: 120,
+        assignedCoursesCount: 2,
+        groupsCount: 0,
+        usersCount: 150,
+      });
+      const first100 = Array.from({ length: 100 }, (_, i) => id(13 + i));
+      expect(body.usersWithoutActivity.map((u: { id: string }) => u.id)).toEqual(first100);
+      expect(body.usersWithoutResults.map((u: { id: string }) => u.id)).toEqual(first100);
+      expect(body.unassignedCourses.map((c: { id: number }) => c.id)).toEqual(
+        Array.from({ length: 100 }, (_, i) => 3 + i),
+      );
+      // u2 first (two courses), then by average result, highest first: u12, u11, … u4; u3 and u1 cut.
+      expect(body.leaders.map((l: { user: { id: string } }) => l.user.id)).toEqual([
+        'u2',
+        ...[12, 11, 10, 9, 8, 7, 6, 5, 4].map(id),
+      ]);
+    } finally {
+      await own.close();
+    }
+  });
+});
+
 describe('webhook last event (seed 001, Webhook last event)', () => {
   it('answers the latest envelope of a type, in slash form, with occuredAt', async () => {
     await h.v1('/users', { method: 'POST', json: newUser('hook') });

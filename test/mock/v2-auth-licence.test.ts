@@ -170,6 +170,51 @@ describe('tenant restrictions (seed 000, Tenant restrictions (licence); Authenti
     );
   });
 
+  it('x-assumed: a write-only key may read — a key issued with `write` alone is offered the read tools and calls read operations, on tier full and, clamped to read-only, on tier read', async () => {
+    const writeOnly = await keyOf(1, ['write']);
+    expect(await capabilities(writeOnly)).toMatchObject({
+      tier: 'full',
+      scopes: { read: true, write: true },
+    });
+    expect(sorted((await capabilities(writeOnly)).tools)).toEqual(expect.arrayContaining(sorted(READ_TOOLS)));
+    expect((await h.v2('/users?query=lena', { key: writeOnly })).status).toBe(200);
+    expect((await h.v2('/courses/1', { key: writeOnly })).status).toBe(200);
+    expect(
+      (await h.v2('/courses/clone', { method: 'POST', json: { courseId: 1 }, key: writeOnly })).status,
+    ).toBe(201);
+    await licence({ mcpAccess: 'read' });
+    const clamped = await capabilities(writeOnly);
+    expect(clamped).toMatchObject({ tier: 'read', scopes: { read: true, write: false } });
+    expect(sorted(clamped.tools)).toEqual(sorted(READ_TOOLS));
+    expect((await h.v2('/users?query=lena', { key: writeOnly })).status).toBe(200);
+  });
+
+  it('x-assumed: `mcpLicensed: false` with `mcpAccess: full` — keys already issued keep reading and writing as tier full allows; only generating and revoking keys answer 402 LICENSE_RESTRICTED', async () => {
+    const { id } = await h.newKey(1, ['read']);
+    await licence({ mcpLicensed: false, mcpAccess: 'full' });
+    expect(await capabilities(WRITE_KEY)).toMatchObject({
+      tier: 'full',
+      scopes: { read: true, write: true },
+    });
+    expect(sorted((await capabilities(WRITE_KEY)).tools)).toEqual(
+      expect.arrayContaining(sorted([...READ_TOOLS, ...WRITE_TOOLS])),
+    );
+    expect((await h.v2('/users?query=lena')).status).toBe(200);
+    expect((await h.v2('/users/banned', { method: 'POST', json: { userId: 13 } })).status).toBe(200);
+    expect(userStatus(13)).toBe(true);
+    expect((await h.v2('/users/banned/13', { method: 'DELETE' })).status).toBe(200);
+    expectError(
+      await h.admin('/tenants/demo/mcp-keys', { method: 'POST', json: { userId: 1, scopes: ['read'] } }),
+      402,
+      'LICENSE_RESTRICTED',
+    );
+    expectError(
+      await h.admin(`/tenants/demo/mcp-keys/${id}`, { method: 'DELETE' }),
+      402,
+      'LICENSE_RESTRICTED',
+    );
+  });
+
   it('checks in order: licence, then write scope, then the AI switch, then the permission (docs/mock.md, the pipeline)', async () => {
     const lena = await keyOf(6);
     const generate = (key: string) =>

@@ -201,7 +201,7 @@ describe('the tarball', () => {
       expect.arrayContaining([
         'index.js',
         'bin/lmskit.js',
-        'lib/api.ts',
+        'package/index.ts',
         'mock/main.ts',
         'mcp-server/main.ts',
         'conformance/main.ts',
@@ -209,7 +209,7 @@ describe('the tarball', () => {
         'mcp-schema/index.json',
         'console/index.html',
         'console/src/main.tsx',
-        'dist/lib/api.d.ts',
+        'dist/package/index.d.ts',
         ...['v1', 'v2', 'admin', 'tools'].map((t) => `dist/types/${t}.d.ts`),
       ]),
     );

@@ -23,7 +23,7 @@ type AiArgs = AgentArgs & { quotaKeyId?: string };
 
 /**
  * An AI call that succeeded counts against the day's quota in the same command, so the call and its
- * count are journalled, or refused, together.
+ * count are logged, or refused, together.
  */
 function counted<R>(p: Platform, a: AiArgs, result: R): R {
   if (a.quotaKeyId) consumeAiQuota(p.tenant(a.tenantId), a.quotaKeyId, p.now());
@@ -37,11 +37,29 @@ export const AI_COMMANDS = {
   processUpload: (p: Platform, a: { tenantId: string; sessionId: string; fileId: string }) =>
     processUpload(p.tenant(a.tenantId), a.sessionId, a.fileId),
 
-  createJob: (p: Platform, a: AiArgs & { input: GenerateInput }) =>
-    counted(p, a, createJob(p.tenant(a.tenantId), actor(p, a), a.input, p.now())),
+  createJob: (p: Platform, a: AiArgs & { input: GenerateInput }) => {
+    const job = counted(p, a, createJob(p.tenant(a.tenantId), actor(p, a), a.input, p.now()));
+    p.jobsChanged();
+    return job;
+  },
 
-  settleJob: (p: Platform, a: { tenantId: string; jobId: string }) =>
-    settleJob(p.tenant(a.tenantId), a.jobId, p.now()),
+  /**
+   * Jobs whose time has come, settled in the order they finish (seed 000, AI tools: generation runs in
+   * the background). The platform runs it whenever it finds jobs due (`Platform.settleDueJobs`); the
+   * jobs are named, so a replay settles the same ones in the same order and their courses keep their ids.
+   */
+  settleJobs: (p: Platform, a: { jobs: { tenantId: string; jobId: string }[] }) => {
+    const settled = a.jobs.map(({ tenantId, jobId }) => settleJob(p.tenant(tenantId), jobId, p.now()));
+    p.jobsChanged();
+    return settled;
+  },
+
+  /** One job settled when a client polled it: in command logs written before jobs settled on their own. */
+  settleJob: (p: Platform, a: { tenantId: string; jobId: string }) => {
+    const job = settleJob(p.tenant(a.tenantId), a.jobId, p.now());
+    p.jobsChanged();
+    return job;
+  },
 
   refineCourse: (p: Platform, a: AiArgs & { courseId: number; feedback: string }) =>
     counted(p, a, refineCourse(p.tenant(a.tenantId), actor(p, a), a.courseId, a.feedback, p.now())),
@@ -52,7 +70,7 @@ export const AI_COMMANDS = {
   regenerateLesson: (p: Platform, a: AiArgs & { lessonId: number; feedback?: string }) =>
     counted(p, a, regenerateLesson(p.tenant(a.tenantId), actor(p, a), a.lessonId, a.feedback, p.now())),
 
-  /** A separate command in journals written before AI calls counted themselves (see `counted`). */
+  /** A separate command in command logs written before AI calls counted themselves (see `counted`). */
   consumeAiQuota: (p: Platform, a: { tenantId: string; keyId: string }) =>
     consumeAiQuota(p.tenant(a.tenantId), a.keyId, p.now()),
 

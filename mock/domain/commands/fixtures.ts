@@ -1,6 +1,6 @@
 // Fixtures loaded in place of the whole state (admin API `loadFixtures`; docs/mock.md, Fixtures). The
 // command is given the fixtures as prepareFixture leaves them — passwords and keys as hashes, the
-// run's AI settings resolved — so its journal line holds no secret and replays to the same state.
+// run's AI settings resolved — so its command-log line holds no secret and replays to the same state.
 import { buildFixture, type PreparedFixture } from '../../seed/fixtures.ts';
 import type { Platform } from '../platform.ts';
 

@@ -1,14 +1,25 @@
 // The platform as a whole: its virtual clock, a reset to a seed, a snapshot imported.
+import { CLOCK_MAX, clockTimeProblem, toIso } from '../clock.ts';
+import { invalid } from '../errors.ts';
 import type { Platform, Snapshot } from '../platform.ts';
 
 export const STATE_COMMANDS = {
   // These move the clock itself: they answer the clock's new time, not the instant they started at.
+  // The clock stops at its maximum (openapi/admin ClockTime): a move past it is refused, changing nothing.
   advanceClock: (p: Platform, a: { seconds: number }) => {
+    const now = p.clock.now();
+    if (now + a.seconds > CLOCK_MAX)
+      throw invalid(
+        `seconds: the clock would pass its maximum ${CLOCK_MAX} (${toIso(CLOCK_MAX)}); it is at ${now} (${toIso(now)}) and may advance by at most ${CLOCK_MAX - now} seconds`,
+        { seconds: [`at most ${CLOCK_MAX - now}`] },
+      );
     p.clock.advance(a.seconds);
     return p.clock.now();
   },
 
   setClock: (p: Platform, a: { now: number }) => {
+    const problem = clockTimeProblem(a.now);
+    if (problem) throw invalid(`now: ${problem}`, { now: [problem] });
     p.clock.set(a.now);
     return p.clock.now();
   },

@@ -2,12 +2,12 @@
 // tenants, users, groups and courses a page at a time, a user's assignments, the generation jobs.
 // Paging happens here, on the server, so the 100 000-user scale seed never travels whole.
 import type { PathOperations } from '../../../generated/admin.ts';
-import { jobIsDue } from '../../domain/ai.ts';
 import { certificateOf, statusOf } from '../../domain/assignments.ts';
 import type { Assignment, User } from '../../domain/model.ts';
 import type { Platform } from '../../domain/platform.ts';
 import { searchUsers } from '../../domain/search.ts';
 import type { TenantState } from '../../domain/tenant-state.ts';
+import { userById } from '../../domain/users.ts';
 import { errorAnswer } from '../error-body.ts';
 import { type Handlers, ok } from '../typed-handlers.ts';
 import { userIdOf } from './user-ref.ts';
@@ -114,13 +114,8 @@ export function dataHandlers(platform: Platform): Pick<Handlers<PathOperations>,
 
     getTenantUser: (_req, _res, input) => {
       const t = tenant(input);
-      const u = t.users.get(Number(input.params.userId));
-      if (!u)
-        return errorAnswer({
-          status: 404,
-          code: 'NOT_FOUND',
-          message: `User ${input.params.userId} not found.`,
-        });
+      // Either form of UserRef, as every admin path that takes a user (user-ref.ts).
+      const u = userById(t, userIdOf(t, input.params.userId));
       const now = platform.now();
       return ok({
         user: { id: u.id, apiId: u.apiId, name: u.name, email: u.email, role: u.role },
@@ -206,24 +201,20 @@ export function dataHandlers(platform: Platform): Pick<Handlers<PathOperations>,
 
     listAiJobs: (_req, _res, input) => {
       const t = tenant(input);
-      const now = platform.now();
       const jobs = [...t.jobs.values()]
         .reverse()
         .slice(0, Number(input.query.limit))
-        .map((j) => {
-          // A due job is settled when a client reads it; its state now is already decided.
-          const due = jobIsDue(j, now);
-          return {
-            id: j.id,
-            status: due ? (j.failWith ? ('failed' as const) : ('completed' as const)) : j.status,
-            createdAt: j.createdAt,
-            completesAt: j.completesAt,
-            userId: j.userId,
-            prompt: j.prompt,
-            courseId: j.result?.courseId ?? null,
-            error: due && j.failWith ? j.failWith : (j.error?.message ?? null),
-          };
-        });
+        // A job whose time has come was settled before this request was read (Platform.settleDueJobs).
+        .map((j) => ({
+          id: j.id,
+          status: j.status,
+          createdAt: j.createdAt,
+          completesAt: j.completesAt,
+          userId: j.userId,
+          prompt: j.prompt,
+          courseId: j.result?.courseId ?? null,
+          error: j.error?.message ?? null,
+        }));
       return ok({ jobs });
     },
   };

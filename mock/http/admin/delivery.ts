@@ -1,7 +1,7 @@
 // One webhook delivery with the request its attempts send (admin API, getWebhookDelivery): the body and
 // signature are computed as the dispatcher computes them, from the event's envelope and the receiver's
 // secret, so what the console shows is byte for byte what the receiver gets. And sending a delivery's
-// event again (redeliverWebhookDelivery): a journalled command that queues a new delivery, which the
+// event again (redeliverWebhookDelivery): a logged command that queues a new delivery, which the
 // dispatcher hears of through the platform and sends at once.
 import type { PathOperations } from '../../../generated/admin.ts';
 import { envelope } from '../../domain/events.ts';

@@ -1,6 +1,6 @@
 // The tenant's limits in the admin API (tag Tenants): the per-key rate limit of /api/v2, held in memory
 // by the pipeline's KeyRateLimiter (wall clock, this run only), and the daily AI quota, which is state
-// (journalled, in snapshots, on the virtual clock's UTC day) and so is reset by a command.
+// (logged, in snapshots, on the virtual clock's UTC day) and so is reset by a command.
 import type { PathOperations } from '../../../generated/admin.ts';
 import { AI_CALLS_PER_KEY, AI_CALLS_PER_TENANT } from '../../domain/ai.ts';
 import { toIso, utcDay } from '../../domain/clock.ts';

@@ -14,6 +14,7 @@ import { prepareFixture } from '../../seed/fixtures.ts';
 import { contractRouter, type InputProblem } from '../contract.ts';
 import { describeProblems, errorAnswer, sendError } from '../error-body.ts';
 import type { RequestJournal } from '../journal.ts';
+import { contextOf } from '../request-context.ts';
 import { MAX_FAULTS, type Runtime } from '../runtime.ts';
 import { type Handlers, ok } from '../typed-handlers.ts';
 import type { KeyRateLimiter } from '../v2/pipeline/rate-limit.ts';
@@ -88,7 +89,7 @@ export function adminRouter(options: AdminOptions) {
     // counters (the v2 pipeline forgets them on every load); the faults and the journal here.
     resetState: (_req, res, { body }) => {
       // Without a seed named, back to what the mock started from: its seed, or its fixtures, loaded by
-      // the journalled command a fixture load is (so a state file replays the same state).
+      // the logged command a fixture load is (so a state file replays the same state).
       const { start } = options;
       const back = body?.seed === undefined && 'fixture' in start ? start.fixture : undefined;
       const seed = back ? 'fixtures' : (body?.seed ?? ('seed' in start ? start.seed : 'demo'));
@@ -308,7 +309,7 @@ export function adminRouter(options: AdminOptions) {
       const unknown = unknownQuery(req, operation);
       if (unknown.length) {
         // For the request journal's verdict, as the contract router's own refusals are (contract.ts).
-        res.locals.inputProblems = unknown;
+        contextOf(res).inputProblems = unknown;
         invalid(res, unknown);
         return false;
       }

@@ -7,9 +7,9 @@ import { envelope, lastEvent } from '../../domain/events.ts';
 import { groupById } from '../../domain/groups.ts';
 import type { Platform } from '../../domain/platform.ts';
 import { groupStatistics, platformStatistics } from '../../domain/statistics.ts';
-import type { TenantState } from '../../domain/tenant-state.ts';
 import { userByApiId } from '../../domain/users.ts';
 import { contractRouter } from '../contract.ts';
+import { contextOf, required } from '../request-context.ts';
 import { type Handlers, ok } from '../typed-handlers.ts';
 import { invalidV1, sendV1Error } from './errors.ts';
 import * as view from './views.ts';
@@ -24,7 +24,7 @@ export interface V1Options {
 }
 
 export function v1Router({ spec, platform, onResponseMismatch }: V1Options) {
-  const tenant = (res: Response) => res.locals.tenant as TenantState;
+  const tenant = (res: Response) => required(res, 'tenant');
   const id = (res: Response) => tenant(res).id;
   const run = platform.run.bind(platform);
 
@@ -143,7 +143,7 @@ export function v1Router({ spec, platform, onResponseMismatch }: V1Options) {
         });
         return false;
       }
-      res.locals.tenant = t;
+      contextOf(res).tenant = t;
       return true;
     },
     invalid: (res, problems) => invalidV1(res, problems, res.req.body),

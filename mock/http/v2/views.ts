@@ -78,10 +78,17 @@ export const assignmentList = (t: TenantState, list: Assignment[], now: number) 
 
 export const groupBrief = (g: Group) => ({ id: g.id, name: g.name, usersCount: g.memberIds.length });
 
-export const job = (j: GenerationJob) => ({
-  jobId: j.id,
-  status: j.status,
-  createdAt: j.createdAt,
-  ...(j.result ? { result: j.result } : {}),
-  ...(j.error ? { error: j.error } : {}),
-});
+/**
+ * The job in the shape its status names (the contract's `GenerationJob` is one of three, told apart
+ * by `status`): a completed job carries its `result`, a failed one its `error`, a queued one neither.
+ */
+export const job = (j: GenerationJob) => {
+  const common = { jobId: j.id, createdAt: j.createdAt };
+  if (j.status === 'completed' && j.result)
+    return { ...common, status: 'completed' as const, result: j.result };
+  if (j.status === 'failed' && j.error) return { ...common, status: 'failed' as const, error: j.error };
+  if (j.status === 'queued') return { ...common, status: 'queued' as const };
+  throw new Error(
+    `generation job ${j.id} is ${j.status} without its ${j.status === 'failed' ? 'error' : 'result'}`,
+  );
+};

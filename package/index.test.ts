@@ -4,7 +4,7 @@
 // installed package: test/package/outside.test.ts.
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_SITE_API_KEY, demoMcpKey } from '../mock/seed/demo.ts';
-import { type McpClient, type Mock, runConformance, startMcpServer, startMock } from './api.ts';
+import { type McpClient, type Mock, runConformance, startMcpServer, startMock } from './index.ts';
 
 const started: Mock[] = [];
 async function start(options?: Parameters<typeof startMock>[0]) {
@@ -80,12 +80,17 @@ describe('startMock', () => {
     expect(await now(running)).toBeGreaterThan(before[1]);
   });
 
-  it('makes a read key and a read + write key for the administrator of the empty seed', async () => {
+  it("makes a read key and a read + write key for the administrator of the empty seed, whose MCP access is seed 000's default none until the test turns it on", async () => {
     const mock = await start({ seed: 'empty' });
     expect((await (await v1(mock, '/courses')).json()).totalCount).toBe(0);
     expect(mock.mcpKeys.read).toMatch(/^lmcp_[A-Za-z0-9_-]{43}$/);
     const caps = async (key: string) =>
       (await fetch(`${mock.url}/api/v2/mcp/capabilities`, { headers: { 'x-mcp-key': key } })).json();
+    expect(await caps(mock.mcpKeys.read)).toMatchObject({ code: 'MCP_LICENSE_DISABLED' });
+    await mock.admin.PATCH('/tenants/{tenantId}', {
+      params: { path: { tenantId: mock.tenantId } },
+      body: { mcpAccess: 'full' },
+    });
     expect(await caps(mock.mcpKeys.read)).toMatchObject({
       scopes: { read: true, write: false },
       user: { name: 'Ada Admin' },
@@ -223,7 +228,7 @@ describe('fixtures, AI timing and the scale seed (startMock: fixtures, ai, seedS
 
   it('makes the keys the fixtures lack for their first administrator, and says why when it cannot', async () => {
     const users = [{ id: 'ada', name: 'Ada', email: 'ada@acme.example', role: 'admin' as const }];
-    const mock = await start({ fixtures: { tenants: [{ id: 'acme', users }] } });
+    const mock = await start({ fixtures: { tenants: [{ id: 'acme', mcpAccess: 'full', users }] } });
     const caps = await (await v2(mock, mock.mcpKeys.read, '/mcp/capabilities')).json();
     expect(caps).toMatchObject({ user: { name: 'Ada' }, scopes: { read: true, write: false } });
 

@@ -1,0 +1,29 @@
+// runConformance: the conformance suite run from code, resolving to the report
+// `npx lmskit conformance --report json=FILE` writes.
+import { ALL_CHECKS } from '../conformance/checks/index.ts';
+import type { ConformanceConfig } from '../conformance/context.ts';
+import { type JsonReport, jsonReport } from '../conformance/reporters/json.ts';
+import { runChecks } from '../conformance/runner.ts';
+import type { Result } from '../conformance/types.ts';
+
+export interface ConformanceOptions
+  extends Omit<ConformanceConfig, 'mcpKeys' | 'allowWrites' | 'timeoutMs' | 'pollIntervalMs'> {
+  /** MCP keys of several kinds (a read-only one and a read + write one run the most checks). */
+  mcpKeys?: string[];
+  /** Run the checks that create fixtures on the deployment; default false. */
+  allowWrites?: boolean;
+  /** Called with each check's result as it comes in. */
+  onResult?: (result: Result) => void;
+}
+
+/**
+ * Runs the conformance suite against a deployment (or a mock) and resolves to the report that
+ * `npx lmskit conformance --report json=FILE` writes, with the run's `outcome`: `passed` only when
+ * every MUST ran and passed (docs/conformance.md).
+ */
+export async function runConformance(options: ConformanceOptions): Promise<JsonReport> {
+  const { onResult, mcpKeys = [], allowWrites = false, ...rest } = options;
+  if (!rest.baseUrl) throw new Error('runConformance: baseUrl is required');
+  if (!URL.canParse(rest.baseUrl)) throw new Error(`runConformance: baseUrl is not a URL: ${rest.baseUrl}`);
+  return jsonReport(await runChecks(ALL_CHECKS, { ...rest, mcpKeys, allowWrites }, onResult));
+}
