@@ -19,7 +19,9 @@ import { DEMO_SITE_API_KEY, demoMcpKey } from '../mock/seed/demo.ts';
 import { LoadGenerator, type LoadSummary } from './load.ts';
 import { CPUS, describeMachine, loadAverage, pin } from './machine.ts';
 import { lmskitNodeFlags } from './node-flags.ts';
-import { median, round2, roundRatios, spread } from './stats.ts';
+import { type Contender, type Row, writeReport } from './report.ts';
+import { freshQueries, KEY, MCP, type Scenario, type ServerName, scenariosOf } from './scenarios.ts';
+import { median, round2, spread } from './stats.ts';
 
 const FULL = process.env.BENCH_FULL === '1';
 const ONLY = process.env.BENCH_ONLY;
@@ -32,8 +34,6 @@ const SOAK_SECONDS = 60;
 const TOOL_WARM_UP_SECONDS = 4;
 const WARM_UP_SECONDS = Number(process.env.BENCH_WARM_UP ?? 1.5);
 const ADMIN = 'bench-admin-token';
-const KEY = { 'x-api-key': DEMO_SITE_API_KEY };
-const MCP = { 'x-mcp-key': demoMcpKey('write') };
 const startedAt = new Date();
 const loadAtStart = loadAverage();
 
@@ -121,169 +121,7 @@ const benchScript = (file: string, ...args: string[]) => [
 const stateDir = mkdtempSync(join(tmpdir(), 'lmskit-bench-'));
 process.on('exit', () => rmSync(stateDir, { recursive: true, force: true }));
 
-type ServerName = 'demo' | 'journal' | 'fsync' | 'scale' | 'million';
-
-interface Scenario {
-  name: string;
-  server: ServerName;
-  method: 'GET' | 'POST';
-  path: string;
-  headers: Record<string, string>;
-  /** A JSON body template whose `{n}` is unique per request. */
-  uniqueBody?: string;
-  /** Query strings the requests cycle through, each answered once (the answer cache misses). */
-  queries?: string[];
-  /** The ratio to bare Express the median must reach; none for a scenario that is measured only. */
-  target?: number;
-  /** The same operation on Prism (path relative to the spec's server), for reads it can serve. */
-  prism?: { api: 'v1' | 'v2'; path: string };
-  /**
-   * Also compared, at 10 connections, with the bare route on the mock's own HTTP server, which builds
-   * requests with Express's prototypes (lib/express-server.ts): how the mock stands against an
-   * Express route that skips the same cost. No target; the targets are on stock Express.
-   */
-  sameServer?: boolean;
-  /** A p99 bound in ms at 50 connections (the million-user targets). */
-  p99?: number;
-}
-
-const newUser = JSON.stringify({
-  name: 'Bench User',
-  email: 'bench{n}@example.test',
-  password: 'bench-password',
-  roleAlias: 'learner',
-});
-/**
- * E-mail fragments ("weber1234") the answer cache has not kept: every search scans. The load worker
- * goes on through the list from run to run, so a query comes again only after 20 000 others, long
- * after the cache forgot it (it keeps an answer from a URL's second ask and remembers at most 4 000
- * URLs asked once, mock/http/answer-cache.ts).
- */
-const freshQueries = (users: number) =>
-  Array.from(
-    { length: 20_000 },
-    (_, i) => `query=${['weber', 'rossi', 'tanaka', 'costa'][i % 4]}${(i * 7919) % users}&limit=20`,
-  );
-
-const SCENARIOS: Scenario[] = [
-  {
-    name: 'v1 course detail',
-    server: 'demo',
-    method: 'GET',
-    path: '/openapi/v1/courses/1',
-    headers: KEY,
-    target: 0.85,
-    prism: { api: 'v1', path: '/courses/1' },
-    sameServer: true,
-  },
-  {
-    name: 'v1 user assignments',
-    server: 'demo',
-    method: 'GET',
-    path: '/openapi/v1/users/lena/assignments',
-    headers: KEY,
-    target: 0.85,
-    prism: { api: 'v1', path: '/users/lena/assignments' },
-  },
-  {
-    name: 'v1 /statistics, 100 000 users',
-    server: 'scale',
-    method: 'GET',
-    path: '/openapi/v1/statistics',
-    headers: KEY,
-    target: 0.85,
-    prism: { api: 'v1', path: '/statistics' },
-  },
-  {
-    name: 'v2 capabilities (key check)',
-    server: 'demo',
-    method: 'GET',
-    path: '/api/v2/mcp/capabilities',
-    headers: MCP,
-    target: 0.8,
-    prism: { api: 'v2', path: '/mcp/capabilities' },
-  },
-  {
-    name: 'v2 user search (full pipeline), 100 000 users',
-    server: 'scale',
-    method: 'GET',
-    path: '/api/v2/users?query=greta&limit=20',
-    headers: MCP,
-    target: 0.8,
-    prism: { api: 'v2', path: '/users?query=greta&limit=20' },
-    sameServer: true,
-  },
-  {
-    name: 'v1 create user (write)',
-    server: 'demo',
-    method: 'POST',
-    path: '/openapi/v1/users',
-    headers: KEY,
-    uniqueBody: newUser,
-    target: 0.7,
-    sameServer: true,
-  },
-  {
-    name: 'v1 create user (write, --state-file)',
-    server: 'journal',
-    method: 'POST',
-    path: '/openapi/v1/users',
-    headers: KEY,
-    uniqueBody: newUser,
-    target: 0.7,
-  },
-  {
-    // What a flush to disk before each answer costs (group commit, docs/mock.md: Durable state),
-    // beside the write without it; no target, since it measures the disk as much as the mock.
-    name: 'v1 create user (write, --state-file, --fsync)',
-    server: 'fsync',
-    method: 'POST',
-    path: '/openapi/v1/users',
-    headers: KEY,
-    uniqueBody: newUser,
-  },
-  ...(FULL
-    ? ([
-        {
-          name: 'v1 course detail, 1 000 000 users',
-          server: 'million',
-          method: 'GET',
-          path: '/openapi/v1/courses/1',
-          headers: KEY,
-          target: 0.85,
-          p99: 30,
-        },
-        {
-          name: 'v1 user assignments, 1 000 000 users',
-          server: 'million',
-          method: 'GET',
-          path: '/openapi/v1/users/u500000/assignments',
-          headers: KEY,
-          target: 0.85,
-          p99: 30,
-        },
-        {
-          name: 'v1 /statistics, 1 000 000 users',
-          server: 'million',
-          method: 'GET',
-          path: '/openapi/v1/statistics',
-          headers: KEY,
-          target: 0.85,
-          p99: 30,
-        },
-        {
-          name: 'v2 user search, 1 000 000 users, every query new',
-          server: 'million',
-          method: 'GET',
-          path: '/api/v2/users?query=greta&limit=20',
-          headers: MCP,
-          queries: freshQueries(1_000_000),
-          target: 0.8,
-          p99: 50,
-        },
-      ] satisfies Scenario[])
-    : []),
-];
+const SCENARIOS = scenariosOf(FULL);
 
 if (ONLY) SCENARIOS.splice(0, SCENARIOS.length, ...SCENARIOS.filter((s) => s.name.includes(ONLY)));
 if (!SCENARIOS.length) throw new Error(`BENCH_ONLY=${ONLY}: no scenario's name contains it`);
@@ -342,7 +180,6 @@ await start(
 );
 
 const client = new LoadGenerator(CPUS?.client ?? null);
-type Contender = 'mock' | 'bare' | 'sameServer' | 'prism';
 const urlOf = (s: Scenario, i: number, who: Contender) =>
   who === 'mock'
     ? `${base(portOf(s.server))}${s.path}`
@@ -359,11 +196,6 @@ const jobOf = (s: Scenario, i: number, who: Contender, connections: number, seco
   seconds,
 });
 
-interface Row {
-  scenario: string;
-  connections: number;
-  runs: Record<Contender, LoadSummary[]>;
-}
 const rows: Row[] = [];
 for (const [i, s] of SCENARIOS.entries()) {
   const contenders: Contender[] = [
@@ -566,246 +398,23 @@ const conformanceMs = performance.now() - t0;
 for (const c of children.splice(0)) c.kill('SIGKILL');
 const loadAtEnd = loadAverage();
 
-// Targets, on the medians.
-const ratios = (r: Row, over: Contender) =>
-  spread(r.runs.mock.map((m, k) => m.reqPerSec / (r.runs[over][k] as LoadSummary).reqPerSec));
-const fmt = (x: { median: number; min: number; max: number }) =>
-  `${round2(x.median)}× (${round2(x.min)}–${round2(x.max)})`;
-const scenarioOf = (r: Row) => SCENARIOS.find((s) => s.name === r.scenario) as Scenario;
-const targets: { target: string; measured: string; met: boolean }[] = [];
-for (const r of rows) {
-  const bad = Object.entries(r.runs).flatMap(([who, runs]) =>
-    runs
-      .filter((x) => x.non2xx || x.errors || !x.requests)
-      .map((x) => `${who}: ${x.requests} answered, ${x.non2xx} non-2xx, ${x.errors} errors`),
-  );
-  if (bad.length)
-    targets.push({
-      target: `${r.scenario}, ${r.connections} conn.: every answer 2xx`,
-      measured: bad[0] as string,
-      met: false,
-    });
-}
-for (const r of rows) {
-  const s = scenarioOf(r);
-  const vsBare = ratios(r, 'bare');
-  if (s.target !== undefined)
-    targets.push({
-      target: `${r.scenario}, ${r.connections} conn.: ≥ ${s.target}× bare Express req/s`,
-      measured: fmt(vsBare),
-      met: vsBare.median >= s.target,
-    });
-  if (r.runs.prism.length) {
-    const vsPrism = ratios(r, 'prism');
-    targets.push({
-      target: `${r.scenario}, ${r.connections} conn.: ahead of Prism (logging silenced)`,
-      measured: `${fmt(vsPrism)} Prism`,
-      met: vsPrism.median > 1,
-    });
-  }
-  if (s.p99 && r.connections === 50) {
-    const p99 = spread(r.runs.mock.map((m) => m.p99));
-    targets.push({
-      target: `${r.scenario}: p99 < ${s.p99} ms at 50 connections`,
-      measured: `${p99.median} ms (${p99.min}–${p99.max})`,
-      met: p99.median < s.p99,
-    });
-  }
-}
-const summaryOf = (runs: LoadSummary[]) => ({
-  p50: spread(runs.map((r) => r.p50)),
-  p99: spread(runs.map((r) => r.p99)),
-  reqPerSec: spread(runs.map((r) => r.reqPerSec)),
+writeReport({
+  settings: { FULL, ROUNDS, SECONDS, CONNECTIONS, SCALE, MILLION, SOAK_SECONDS, TOOL_WARM_UP_SECONDS },
+  SCENARIOS,
+  rows,
+  toolRuns,
+  demoStart,
+  scaleStart,
+  millionStart,
+  scaleRss,
+  millionRss,
+  idleRss,
+  afterLoadRss,
+  soak,
+  conformance,
+  conformanceMs,
+  startedAt,
+  loadAtStart,
+  loadAtEnd,
 });
-const tool = summaryOf(toolRuns.tool);
-const direct = summaryOf(toolRuns.direct);
-const proxy = summaryOf(toolRuns.proxy);
-// A baseline that failed would make every ratio over it meaningless, so its answers count too.
-const toolErrors = Object.values(toolRuns)
-  .flat()
-  .reduce((n, r) => n + r.non2xx + r.errors + (r.requests ? 0 : 1), 0);
-/**
- * The tool server's targets, set from what was measured (bench/RESULTS.md, Findings), as ratios
- * within a round over a bare Express proxy making the same backend call: what MCP adds to proxying.
- * Over the direct call, a ratio measures the backend as much as the tool server (the servers share
- * the cores, so a faster backend lowers it), so it is shown, not judged.
- */
-const TOOL_MIN_RATE = 0.7;
-const TOOL_MAX_P99 = 2;
-const toolRatio = {
-  rate: spread(roundRatios(toolRuns.tool, toolRuns.proxy, (r) => r.reqPerSec)),
-  p99: spread(roundRatios(toolRuns.tool, toolRuns.proxy, (r) => r.p99)),
-  rateOverDirect: spread(roundRatios(toolRuns.tool, toolRuns.direct, (r) => r.reqPerSec)),
-};
-targets.push(
-  {
-    target: 'tools/call get_course over Streamable HTTP, the direct call and the proxy: every answer 2xx',
-    measured: `${toolErrors} non-2xx, errors or empty runs`,
-    met: toolErrors === 0,
-  },
-  {
-    target: `tools/call get_course, 10 conn.: ≥ ${TOOL_MIN_RATE}× the bare proxy's req/s`,
-    measured: `${fmt(toolRatio.rate)}; ${Math.round(tool.reqPerSec.median)} vs ${Math.round(proxy.reqPerSec.median)} req/s`,
-    met: toolRatio.rate.median >= TOOL_MIN_RATE,
-  },
-  {
-    target: `tools/call get_course, 10 conn.: p99 ≤ ${TOOL_MAX_P99}× the bare proxy's`,
-    measured: `${fmt(toolRatio.p99)}; ${tool.p99.median} vs ${proxy.p99.median} ms`,
-    met: toolRatio.p99.median <= TOOL_MAX_P99,
-  },
-  {
-    target: 'start to ready, demo seed < 1 s',
-    measured: `${Math.round(demoStart.readyMs)} ms`,
-    met: demoStart.readyMs < 1000,
-  },
-  {
-    target: 'start to ready, 100 000 users < 10 s',
-    measured: `${Math.round(scaleStart.readyMs)} ms`,
-    met: scaleStart.readyMs < 10_000,
-  },
-  {
-    target: 'resident memory idle, 100 000 users < 512 MB',
-    measured: `${scaleRss} MB`,
-    met: scaleRss < 512,
-  },
-  {
-    target: 'resident memory of the 100 000-user mock after its benchmark load ≤ 1.5× idle',
-    measured: `${afterLoadRss.scale} MB after, ${idleRss.scale} MB idle`,
-    met: afterLoadRss.scale <= 1.5 * idleRss.scale,
-  },
-  ...(millionStart
-    ? [
-        {
-          target: 'start to ready, 1 000 000 users < 5 s',
-          measured: `${Math.round(millionStart.readyMs)} ms`,
-          met: millionStart.readyMs < 5000,
-        },
-        {
-          target: 'resident memory idle, 1 000 000 users < 1.2 GB',
-          measured: `${millionRss} MB`,
-          met: millionRss < 1229,
-        },
-      ]
-    : []),
-  ...(soak
-    ? [
-        {
-          target: `resident memory after ${SOAK_SECONDS} s of mixed load, 100 000 users ≤ 1.5× idle`,
-          measured: `${soak.afterMb} MB after, ${soak.idleMb} MB idle (samples ${soak.samples.join(', ')})`,
-          met: soak.afterMb <= 1.5 * soak.idleMb,
-        },
-      ]
-    : []),
-  {
-    target: 'full conformance suite against the mock < 60 s',
-    measured: `${(conformanceMs / 1000).toFixed(1)} s (${conformance.results.length} checks, ${conformance.results.filter((r) => r.status === 'fail').length} failed)`,
-    met: conformanceMs < 60_000,
-  },
-);
-
-const version = (pkg: string) =>
-  JSON.parse(readFileSync(join(ROOT, 'node_modules', pkg, 'package.json'), 'utf8')).version as string;
-const machine = describeMachine();
-const versions = {
-  node: process.version,
-  express: version('express'),
-  autocannon: version('autocannon'),
-  prism: version('@stoplight/prism-cli'),
-};
-const elapsedS = Math.round((Date.now() - startedAt.getTime()) / 1000);
-const results = {
-  date: startedAt.toISOString(),
-  command: `${FULL ? 'BENCH_FULL=1 ' : ''}npm run bench`,
-  machine,
-  load: { atStart: loadAtStart, atEnd: loadAtEnd },
-  versions,
-  settings: {
-    rounds: ROUNDS,
-    secondsPerRun: SECONDS,
-    connections: CONNECTIONS,
-    scale: SCALE,
-    ...(FULL ? { million: MILLION } : {}),
-  },
-  elapsedS,
-  scenarios: rows,
-  toolServer: { tool, direct, proxy, ratio: toolRatio },
-  startup: {
-    demoMs: Math.round(demoStart.readyMs),
-    scaleMs: Math.round(scaleStart.readyMs),
-    ...(millionStart ? { millionMs: Math.round(millionStart.readyMs) } : {}),
-  },
-  rssMb: {
-    scaleIdle: scaleRss,
-    scaleBeforeLoad: idleRss.scale,
-    scaleAfterLoad: afterLoadRss.scale,
-    ...(FULL ? { million: millionRss, soak } : {}),
-  },
-  conformance: { ms: Math.round(conformanceMs), checks: conformance.results.length },
-  targets,
-};
-writeFileSync(join(ROOT, 'bench', 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
-
-const med = (runs: LoadSummary[], f: (r: LoadSummary) => number) => Math.round(median(runs.map(f)));
-const table = [
-  "| scenario | conn. | mock req/s | bare req/s | Prism req/s | mock p50 / p99 ms | bare p50 / p99 ms | × bare (min–max) | × Prism (min–max) | × bare on the mock's server (min–max) |",
-  '|---|---:|---:|---:|---:|---|---|---|---|---|',
-  ...rows.map((r) => {
-    const p = r.runs.prism.length ? r.runs.prism : null;
-    const same = r.runs.sameServer.length ? fmt(ratios(r, 'sameServer')) : '';
-    return `| ${r.scenario} | ${r.connections} | ${med(r.runs.mock, (x) => x.reqPerSec)} | ${med(r.runs.bare, (x) => x.reqPerSec)} | ${p ? med(p, (x) => x.reqPerSec) : ''} | ${med(r.runs.mock, (x) => x.p50)} / ${med(r.runs.mock, (x) => x.p99)} | ${med(r.runs.bare, (x) => x.p50)} / ${med(r.runs.bare, (x) => x.p99)} | ${fmt(ratios(r, 'bare'))} | ${p ? fmt(ratios(r, 'prism')) : ''} | ${same} |`;
-  }),
-];
-const targetTable = [
-  '| target | measured (median, min–max) | met |',
-  '|---|---|---|',
-  ...targets.map((t) => `| ${t.target} | ${t.measured} | ${t.met ? 'yes' : '**no**'} |`),
-];
-const previous = (() => {
-  try {
-    const text = readFileSync(join(ROOT, 'bench', 'RESULTS.md'), 'utf8');
-    const at = text.indexOf('## Findings');
-    return at < 0 ? '' : text.slice(at);
-  } catch {
-    return '';
-  }
-})();
-const md = `# Benchmark results
-
-Written by \`${results.command}\` on ${results.date.slice(0, 16).replace('T', ' ')} UTC in ${elapsedS} s.
-
-Machine: ${machine.cores} cores (${machine.cpu}), ${machine.memoryGb} GiB, ${machine.os}; Node ${versions.node},
-Express ${versions.express}, autocannon ${versions.autocannon}, Prism ${versions.prism}. Pinning: ${machine.pinning}.
-Load average (1, 5, 15 min) at start ${loadAtStart.join(' ')}, at end ${loadAtEnd.join(' ')} — other work on the
-machine shares the cores, which is what the interleaved medians are for.
-
-Method: for each scenario and connection count, ${ROUNDS} rounds; in each round the mock, the bare Express route
-answering the same bytes and (reads, at 10 connections) Prism run one after the other for ${SECONDS} s each (in
-reverse order in odd rounds), after
-one warm-up run each. Three scenarios also run, at 10 connections, the same bare route on the mock's own HTTP
-server (\`lib/express-server.ts\`: requests built with Express's prototypes); that column has no target. A ratio is the mock's req/s over its neighbour's in the same round; the table gives the
-median ratio with its min–max, and the median req/s and latencies. The load generator (autocannon) is its
-own process. Scale seed: \`${SCALE}\`${FULL ? `; million-user seed: \`${MILLION}\`` : ''}.
-
-${table.join('\n')}
-
-The tool server: \`tools/call get_course\` over Streamable HTTP (\`lmskit mcp --http\`) against the same backend
-call made directly (\`GET /api/v2/courses/1\`) and against a bare Express proxy making that call (\`bench/bare-proxy.ts\`),
-10 connections, interleaved over ${ROUNDS} rounds after a ${TOOL_WARM_UP_SECONDS} s warm-up of each: p50 ${tool.p50.median} ms
-(${tool.p50.min}–${tool.p50.max}) against ${direct.p50.median} ms direct and ${proxy.p50.median} ms through the proxy, p99 ${tool.p99.median} ms (${tool.p99.min}–${tool.p99.max}) against
-${direct.p99.median} and ${proxy.p99.median} ms; ${Math.round(tool.reqPerSec.median)} against ${Math.round(direct.reqPerSec.median)} and ${Math.round(proxy.reqPerSec.median)} req/s. Within a round: ${fmt(toolRatio.rate)} the proxy's
-req/s and ${fmt(toolRatio.p99)} its p99; ${fmt(toolRatio.rateOverDirect)} the direct call's req/s.
-
-Start to ready: ${results.startup.demoMs} ms with the demo seed, ${results.startup.scaleMs} ms with 100 000 users${millionStart ? `, ${results.startup.millionMs} ms with 1 000 000 users` : ''}.
-Resident memory with 100 000 users: ${scaleRss} MB idle; ${afterLoadRss.scale} MB after its benchmark load (${idleRss.scale} MB before).${FULL ? ` With 1 000 000 users: ${millionRss} MB idle.` : ''}
-The conformance suite (${results.conformance.checks} checks) ran in ${(conformanceMs / 1000).toFixed(1)} s.
-
-## Targets
-
-${targetTable.join('\n')}
-
-${previous || '## Findings\n\n(none recorded yet)\n'}`;
-writeFileSync(join(ROOT, 'bench', 'RESULTS.md'), md);
-console.log(
-  `\n${table.join('\n')}\n\n${targetTable.join('\n')}\n\n${elapsedS} s; wrote bench/results.json and bench/RESULTS.md`,
-);
 process.exit(0);
