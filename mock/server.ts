@@ -26,9 +26,8 @@ export interface ServerOptions extends AppOptions {
   webhookTimeoutMs?: number;
 }
 
-export interface RunningMock {
+export interface RunningMock extends ReturnType<typeof createApp> {
   server: Server;
-  app: ReturnType<typeof createApp>['app'];
   /** The base URL: the bound port, and 127.0.0.1 when listening on every interface (a host the Host check serves). */
   url: string;
   port: number;
@@ -39,7 +38,7 @@ export interface RunningMock {
 /** Starts the mock over `options.platform`; resolves once it listens, rejects if it cannot. */
 export async function startServer(options: ServerOptions): Promise<RunningMock> {
   const { port = 0, host = '127.0.0.1', webhooks = true, webhookTimeoutMs, ...appOptions } = options;
-  const { app } = createApp(appOptions);
+  const made = createApp(appOptions);
   const dispatcher = webhooks
     ? new WebhookDispatcher(
         options.platform,
@@ -48,7 +47,7 @@ export async function startServer(options: ServerOptions): Promise<RunningMock> 
     : undefined;
   dispatcher?.start();
 
-  const server = expressServer(app, REQUEST_TIMEOUTS).listen(port, host);
+  const server = expressServer(made.app, REQUEST_TIMEOUTS).listen(port, host);
   answerClientErrors(server);
   keepIdleConnections(server);
   try {
@@ -76,5 +75,5 @@ export async function startServer(options: ServerOptions): Promise<RunningMock> 
     });
     return closed;
   };
-  return { server, app, url, port: bound, close };
+  return { ...made, server, url, port: bound, close };
 }

@@ -16,21 +16,18 @@
 // the contract (`validateResponses`), so a 2xx that departs from it turns into a 500 and fails here.
 
 import { readFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { expressServer } from '../../lib/express-server.ts';
 import { bundlePath } from '../../lib/paths.ts';
 import { operations, resolveRef } from '../../lib/spec-walk.ts';
-import { createApp } from '../../mock/app.ts';
 import { VirtualClock } from '../../mock/domain/clock.ts';
 import { Platform } from '../../mock/domain/platform.ts';
 import { coerce } from '../../mock/http/contract/coerce.ts';
 import type { RequestJournal } from '../../mock/http/journal.ts';
-import { keepIdleConnections } from '../../mock/http/keep-alive.ts';
 import type { Fault, Runtime } from '../../mock/http/runtime.ts';
 import { loadSeed } from '../../mock/seed/index.ts';
+import { startServer } from '../../mock/server.ts';
 import {
   type AddCase,
   type Answer,
@@ -120,20 +117,18 @@ async function startAdminHarness(): Promise<void> {
   const state = loadSeed('demo');
   const platform = new Platform(new VirtualClock({ start: state.now, frozen: true }), loadSeed);
   platform.load(state);
-  const made = createApp({ platform, adminToken: TOKEN, validateResponses: true, version: 'test' });
-  runtime = made.runtime;
-  journal = made.journal;
-  const server = expressServer(made.app).listen(0, '127.0.0.1');
-  keepIdleConnections(server);
-  await new Promise((resolve) => server.once('listening', resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const running = await startServer({
+    platform,
+    adminToken: TOKEN,
+    validateResponses: true,
+    version: 'test',
+    webhooks: false,
+  });
+  runtime = running.runtime;
+  journal = running.journal;
   // The engine reads `platform` and `base` only.
-  h = { platform, base } as Harness;
-  closeServer = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
+  h = { platform, base: running.url } as Harness;
+  closeServer = running.close;
 }
 
 /** The demo seed plus what the webhook operations need: a receiver with a delivery of an event. */

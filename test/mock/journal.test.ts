@@ -5,11 +5,11 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MCP_TOOL_HEADER, MCP_USER_AGENT } from '../../mcp-server/backend.ts';
-import { createApp } from '../../mock/app.ts';
 import { VirtualClock } from '../../mock/domain/clock.ts';
 import { Platform } from '../../mock/domain/platform.ts';
 import { BODY_LIMIT, RequestJournal } from '../../mock/http/journal.ts';
 import { loadSeed } from '../../mock/seed/index.ts';
+import { startServer } from '../../mock/server.ts';
 import { loadSpecs } from '../../mock/specs.ts';
 import { ADMIN_TOKEN, DEMO_SITE_API_KEY, type Harness, READ_KEY, startHarness } from './harness.ts';
 
@@ -357,10 +357,8 @@ describe('bounds and verdicts', () => {
     const state = loadSeed('demo');
     const platform = new Platform(new VirtualClock({ start: state.now, frozen: true }), loadSeed);
     platform.load(state);
-    const { app } = createApp({ platform, adminToken: ADMIN_TOKEN, journalSize: 3 });
-    const server = app.listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const running = await startServer({ platform, adminToken: ADMIN_TOKEN, journalSize: 3, webhooks: false });
+    const base = running.url;
     try {
       for (const id of [1, 2, 3, 4, 5])
         await fetch(`${base}/openapi/v1/courses/${id}`, { headers: { 'x-api-key': DEMO_SITE_API_KEY } });
@@ -375,8 +373,7 @@ describe('bounds and verdicts', () => {
         '/openapi/v1/courses/3',
       ]);
     } finally {
-      server.closeAllConnections();
-      server.close();
+      await running.close();
     }
   });
 
