@@ -12,6 +12,7 @@ import { parse as parseYaml } from 'yaml';
 import { resolveRef } from './openapi-schemas.ts';
 import { API_NAMES, bundlePath, GENERATED_DIR, RULES_SOURCE, rulesPath } from './paths.ts';
 import { bundleApi } from './redocly.ts';
+import type { Node } from './spec-walk.ts';
 import { loadTools } from './tool-schemas.ts';
 
 const NOTICE =
@@ -43,8 +44,7 @@ function pathOperations(bundle: { paths?: Record<string, Record<string, unknown>
   return `/** The operations of \`paths\` by operationId (webhooks left out). */\nexport type PathOperations = Pick<operations, ${ids.map((id) => JSON.stringify(id)).join(' | ')}>;\n`;
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: a bundled OpenAPI document, walked generically.
-type Bundle = Record<string, any>;
+type Bundle = Node;
 
 /**
  * The error-code catalogue: the `x-error-codes` of each error response an operation documents

@@ -1,10 +1,9 @@
 // JSON Schema validation of values against the schemas inside a bundled OpenAPI 3.1 document.
 // The whole document is registered once; each schema is compiled on first use by its JSON pointer,
 // so internal `$ref`s (`#/components/schemas/...`) resolve as they do in the spec.
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import { createAjv } from './ajv.ts';
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 const DOC_ID = 'lmskit:spec';
 
 // `$ref` resolution lives with the rest of the spec walking; re-exported for the callers of this module.
@@ -22,21 +21,7 @@ export class SpecSchemas {
     readonly spec: Record<string, unknown>,
     options: { coerceTypes?: boolean; useDefaults?: boolean } = {},
   ) {
-    // OpenAPI schemas carry keywords JSON Schema does not know (example, discriminator, x-...),
-    // so the strict mode that the tool schemas get would refuse them.
-    // strictNumbers stays on: NaN and ±Infinity (a huge number in a query or body) are not numbers.
-    // validateSchema off: the documents are checked against the OpenAPI and JSON Schema meta-schemas
-    // by `npm run lint`; checking them again here compiled the meta-schema and walked the whole
-    // document on every start, a sixth of the mock's start-up time.
-    this.ajv = new Ajv2020({
-      strict: false,
-      strictNumbers: true,
-      allErrors: true,
-      validateSchema: false,
-      ...options,
-    });
-    addFormats(this.ajv);
-    this.ajv.addFormat('binary', true);
+    this.ajv = createAjv('openapi', options);
     this.ajv.addSchema(spec, DOC_ID);
   }
 

@@ -2,12 +2,11 @@
 // Every part of the kit that needs a tool's schema comes through here, so they all read the same files.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
+import { createAjv } from './ajv.ts';
 import { TOOL_SCHEMA_DIR } from './paths.ts';
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
-const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
 export type ToolCategory = 'read' | 'write' | 'ai-generation' | 'ai-refinement';
 
@@ -82,13 +81,5 @@ export function absentToolNames(dir = TOOL_SCHEMA_DIR): string[] {
   return loadToolIndex(dir).absent.map((t) => t.name);
 }
 
-/**
- * A strict ajv for tool schemas: unknown keywords, ambiguous types and the like are errors, and
- * `x-assumed` is the one extension keyword a tool schema may carry.
- */
-export function createToolAjv(options: { useDefaults?: boolean } = {}): Ajv2020 {
-  const ajv = new Ajv2020({ strict: true, allErrors: true, useDefaults: options.useDefaults ?? false });
-  ajv.addVocabulary(['x-assumed']);
-  addFormats(ajv);
-  return ajv;
-}
+/** A strict ajv for tool schemas (lib/ajv.ts). */
+export const createToolAjv = (options: { useDefaults?: boolean } = {}): Ajv2020 => createAjv('tool', options);

@@ -4,14 +4,13 @@
 // of every route the URL matches, so `/api/v2/courses/clone` would also advertise the GET of
 // `/courses/{courseId}`; here the most specific path of the contract decides, as in contract.ts.
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Node } from '../../lib/spec-walk.ts';
+import { ROUTED_METHODS } from './contract/operations.ts';
 import { pathPattern, specificity } from './contract/route-table.ts';
 import { sendError } from './error-body.ts';
 import { sendV1Error } from './v1/errors.ts';
 
-// biome-ignore lint/suspicious/noExplicitAny: bundled OpenAPI documents are walked generically.
-type Spec = Record<string, any>;
-
-const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
+type Spec = Node;
 
 interface KnownPath {
   /** Matches the request path below the API's prefix, as Express does: any case, a trailing slash allowed. */
@@ -31,7 +30,7 @@ export interface ApiMount {
 function knownPaths(spec: Spec): KnownPath[] {
   return Object.entries(spec.paths as Spec)
     .map(([path, item]) => {
-      const methods = METHODS.filter((m) => item[m]).map((m) => m.toUpperCase());
+      const methods = ROUTED_METHODS.filter((m) => item[m]).map((m) => m.toUpperCase());
       // Express answers HEAD with the GET handler; every path answers OPTIONS here.
       const allow = [...methods, ...(methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'];
       return { pattern: pathPattern(path).pattern, specificity: specificity(path), allow };

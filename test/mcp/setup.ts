@@ -9,9 +9,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
 import { expect } from 'vitest';
+import { createAjv } from '../../lib/ajv.ts';
 import { ROOT } from '../../lib/paths.ts';
 import { demoMcpKey } from '../../mock/seed/demo.ts';
 import { freePort, type RunningProcess, type SpawnOptions, startLmskit } from '../e2e/process.ts';
@@ -66,9 +65,7 @@ export const listingOf = (t: ToolFile) => ({
 });
 
 // An output-schema check of our own, independent of the SDK's (draft-07) one.
-const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
-const ajv = addFormats(new Ajv2020({ strict: false, allErrors: true }));
-ajv.addVocabulary(['x-assumed']);
+const ajv = createAjv('tool');
 const outputValidators = new Map(TOOL_FILES.map((t) => [t.name, ajv.compile(t.outputSchema)]));
 export function expectMatchesOutputSchema(name: string, value: unknown): void {
   const validate = outputValidators.get(name);

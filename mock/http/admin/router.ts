@@ -11,6 +11,7 @@ import type { McpKey, WebhookReceiver } from '../../domain/model.ts';
 import type { Platform, Snapshot } from '../../domain/platform.ts';
 import type { TenantState } from '../../domain/tenant-state.ts';
 import { prepareFixture } from '../../seed/fixtures.ts';
+import { ROUTED_METHODS } from '../contract/operations.ts';
 import { contractRouter, type InputProblem } from '../contract.ts';
 import { describeProblems, errorAnswer, sendError } from '../error-body.ts';
 import type { RequestJournal } from '../journal.ts';
@@ -336,7 +337,7 @@ const invalid = (res: Response, problems: InputProblem[]) =>
 function unknownQueryParameters(spec: Node): (req: Request, operation: Node) => InputProblem[] {
   const known = new Map<string, Set<string>>();
   for (const item of Object.values(spec.paths as Record<string, Node>))
-    for (const method of ['get', 'put', 'post', 'delete', 'patch']) {
+    for (const method of ROUTED_METHODS) {
       const operation = item[method] as Node | undefined;
       if (!operation) continue;
       const names = [...(item.parameters ?? []), ...(operation.parameters ?? [])]

@@ -3,9 +3,9 @@
 // its body's validator, required flag and media types), so no schema is compiled again.
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { resolveRef, type SpecSchemas } from '../../../lib/openapi-schemas.ts';
+import type { Node } from '../../../lib/spec-walk.ts';
 
-// biome-ignore lint/suspicious/noExplicitAny: bundled OpenAPI documents are walked generically.
-export type Node = Record<string, any>;
+export type { Node };
 
 export interface CompiledParameter {
   /** The parameter object (`name`, `in`, `required`, ...). */

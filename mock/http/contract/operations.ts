@@ -2,10 +2,22 @@
 // patch), in document order, and the table that finds one by method and path: the one walk of a
 // contract's paths that the router (../contract.ts) and the request journal (../journal/contracts.ts)
 // share, so that both name the same operation for a request.
-import { type Node, operations, type SpecOperation } from '../../../lib/spec-walk.ts';
+import {
+  HTTP_METHODS,
+  type HttpMethod,
+  type Node,
+  operations,
+  type SpecOperation,
+} from '../../../lib/spec-walk.ts';
 import { RouteTable } from './route-table.ts';
 
-export const ROUTED_METHODS: readonly string[] = ['get', 'put', 'post', 'delete', 'patch'];
+/**
+ * The methods of lib/spec-walk.ts's list that the contracts' operations use: HEAD follows GET in
+ * Express, OPTIONS lists a path's methods (../methods.ts), and no contract has TRACE.
+ */
+export const ROUTED_METHODS: readonly HttpMethod[] = HTTP_METHODS.filter(
+  (m) => m !== 'head' && m !== 'options' && m !== 'trace',
+);
 
 /** The operations of `spec` that the router routes, in document order (methods in ROUTED_METHODS order). */
 export const routedOperations = (spec: Node): SpecOperation[] =>
