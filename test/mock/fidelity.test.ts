@@ -2,8 +2,12 @@
 // found it wanting: each test names the seed rule (or the contract's `x-assumed` choice) it holds
 // the mock to. Every answer is also checked against the contract by the harness.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { components as AdminComponents } from '../../generated/admin.ts';
+import type { components as V1Components } from '../../generated/v1.ts';
 import { loadSpecs } from '../../mock/specs.ts';
-import { type Harness, startHarness } from './harness.ts';
+import { defined, type Harness, ok, startHarness } from './harness.ts';
+
+type V1 = V1Components['schemas'];
 
 let h: Harness;
 beforeAll(async () => {
@@ -14,11 +18,10 @@ afterAll(() => h.close());
 const demo = () => h.platform.tenant('demo');
 let serial = 0;
 /** A new learner made through v1; answers its API id and integer id. */
-async function newLearner(extra: Record<string, unknown> = {}) {
+async function newLearner(extra: Partial<V1['CreateUserRequest']> = {}) {
   serial++;
-  const created = await h.v1('/users', {
-    method: 'POST',
-    json: {
+  const created = await h.api.v1.POST('/users', {
+    body: {
       name: `Fidelity ${serial}`,
       email: `fidelity${serial}@example.test`,
       password: 'correct horse',
@@ -26,8 +29,8 @@ async function newLearner(extra: Record<string, unknown> = {}) {
       ...extra,
     },
   });
-  expect(created.status).toBe(201);
-  const apiId = created.body.id as string;
+  expect(created.response.status).toBe(201);
+  const apiId = ok(created).id;
   return { apiId, id: demo().userByApiId(apiId)?.id as number };
 }
 
@@ -35,17 +38,18 @@ describe('assignAt starts the assignment (seed 001, Courses and assignments: ass
   it('shows assignAt as assignedAt and keeps the learner out until then', async () => {
     const { apiId, id } = await newLearner();
     const start = h.platform.now() + 86_400;
-    const assigned = await h.v1('/courses/3/assignments', {
-      method: 'POST',
-      json: { users: [apiId], assignAt: start },
+    const course3 = { params: { path: { courseId: 3 } } };
+    const assigned = await h.api.v1.POST('/courses/{courseId}/assignments', {
+      ...course3,
+      body: { users: [apiId], assignAt: start },
     });
-    expect(assigned.status).toBe(200);
-    const mine = await h.v1(`/users/${apiId}/assignments`);
-    expect(mine.body.assignments).toEqual([
+    expect(assigned.response.status).toBe(200);
+    const mine = await h.api.v1.GET('/users/{userId}/assignments', { params: { path: { userId: apiId } } });
+    expect(mine.data?.assignments).toEqual([
       expect.objectContaining({ assignedAt: start, isCourseStarted: false }),
     ]);
-    const listed = await h.v1('/courses/3/assignments/users');
-    expect(listed.body.assignments.find((a: any) => a.user.id === apiId).assignedAt).toBe(start);
+    const listed = ok(await h.api.v1.GET('/courses/{courseId}/assignments/users', course3));
+    expect(listed.assignments.find((a) => a.user.id === apiId)?.assignedAt).toBe(start);
 
     const early = await h.admin(`/tenants/demo/users/${id}/courses/3/progress`, {
       method: 'POST',
@@ -65,9 +69,14 @@ describe('assignAt starts the assignment (seed 001, Courses and assignments: ass
   it('shows the moment of assigning as assignedAt when no assignAt is given', async () => {
     const { apiId } = await newLearner();
     const now = h.platform.now();
-    await h.v1('/courses/4/assignments', { method: 'POST', json: { users: [apiId] } });
-    const mine = await h.v1(`/users/${apiId}/assignments`);
-    expect(mine.body.assignments[0].assignedAt).toBe(now);
+    await h.api.v1.POST('/courses/{courseId}/assignments', {
+      params: { path: { courseId: 4 } },
+      body: { users: [apiId] },
+    });
+    const mine = ok(
+      await h.api.v1.GET('/users/{userId}/assignments', { params: { path: { userId: apiId } } }),
+    );
+    expect(mine.assignments[0]?.assignedAt).toBe(now);
   });
 });
 
@@ -118,7 +127,7 @@ describe('timezone is a TZ name (seed 001, User: timezone "TZ name")', () => {
 });
 
 describe('custom attribute apiIds and stored values (seed 001, Custom attributes: apiId unique when provided; users matched by id, groups by apiId)', () => {
-  const userAttr = (over: Record<string, unknown>) => ({
+  const userAttr = (over: Partial<V1['UserAttributeRequest']>): V1['UserAttributeRequest'] => ({
     name: 'Attr',
     type: 1,
     position: 50,
@@ -127,7 +136,7 @@ describe('custom attribute apiIds and stored values (seed 001, Custom attributes
     isEditable: true,
     ...over,
   });
-  const groupAttr = (over: Record<string, unknown>) => ({
+  const groupAttr = (over: Partial<V1['GroupAttributeRequest']>): V1['GroupAttributeRequest'] => ({
     name: 'Attr',
     type: 1,
     position: 50,
@@ -137,14 +146,13 @@ describe('custom attribute apiIds and stored values (seed 001, Custom attributes
   });
 
   it('scopes apiId uniqueness to its kind: a group attribute may share a user attribute apiId', async () => {
-    const answer = await h.v1('/custom/attributes/groups', {
-      method: 'POST',
-      json: [groupAttr({ name: 'Department of group', apiId: 'department' })],
+    const answer = await h.api.v1.POST('/custom/attributes/groups', {
+      body: [groupAttr({ name: 'Department of group', apiId: 'department' })],
     });
-    expect(answer.status).toBe(200);
-    expect(answer.body[0].apiId).toBe('department');
-    const users = await h.v1('/custom/attributes/users');
-    expect(users.body.some((a: any) => a.apiId === 'department')).toBe(true);
+    expect(answer.response.status).toBe(200);
+    expect(ok(answer)[0]?.apiId).toBe('department');
+    const users = ok(await h.api.v1.GET('/custom/attributes/users'));
+    expect(users.some((a) => a.apiId === 'department')).toBe(true);
   });
 
   it('still refuses an apiId another attribute of the same kind has', async () => {
@@ -157,27 +165,25 @@ describe('custom attribute apiIds and stored values (seed 001, Custom attributes
   });
 
   it('renames a user attribute apiId given with its id, and moves the stored values to it', async () => {
-    const [made] = (
-      await h.v1('/custom/attributes/users', {
-        method: 'POST',
-        json: [userAttr({ name: 'Badge', apiId: 'badge' })],
-      })
-    ).body;
+    const [made] = ok(
+      await h.api.v1.POST('/custom/attributes/users', {
+        body: [userAttr({ name: 'Badge', apiId: 'badge' })],
+      }),
+    );
+    const madeId = defined(made, 'the new attribute').id;
     const { apiId } = await newLearner({ attributes: { badge: 'B-7' } });
-    const renamed = await h.v1('/custom/attributes/users', {
-      method: 'POST',
-      json: [userAttr({ id: made.id, name: 'Badge', apiId: 'badgeNumber' })],
+    const renamed = await h.api.v1.POST('/custom/attributes/users', {
+      body: [userAttr({ id: madeId, name: 'Badge', apiId: 'badgeNumber' })],
     });
-    expect(renamed.status).toBe(200);
-    expect(renamed.body[0]).toMatchObject({ id: made.id, apiId: 'badgeNumber' });
+    expect(renamed.response.status).toBe(200);
+    expect(renamed.data?.[0]).toMatchObject({ id: madeId, apiId: 'badgeNumber' });
     expect(demo().userByApiId(apiId)?.attributes).toMatchObject({ badgeNumber: 'B-7' });
     expect(demo().userByApiId(apiId)?.attributes).not.toHaveProperty('badge');
   });
 
   it('moves group values to a renamed group attribute and drops values of removed options', async () => {
-    const made = await h.v1('/custom/attributes/groups', {
-      method: 'POST',
-      json: [
+    const made = await h.api.v1.POST('/custom/attributes/groups', {
+      body: [
         groupAttr({
           name: 'Tier',
           apiId: 'tier',
@@ -193,28 +199,26 @@ describe('custom attribute apiIds and stored values (seed 001, Custom attributes
         }),
       ],
     });
-    expect(made.status).toBe(200);
-    const group = await h.v1('/groups', { method: 'POST', json: { name: 'Tiered' } });
-    const patched = await h.v1(`/groups/${group.body.id}`, {
-      method: 'PATCH',
-      json: { name: 'Tiered', attributes: { Tier: 'gold', Perks: ['car', 'phone'], region: 'EMEA' } },
+    expect(made.response.status).toBe(200);
+    const group = ok(await h.api.v1.POST('/groups', { body: { name: 'Tiered' } }));
+    const patched = await h.api.v1.PATCH('/groups/{groupId}', {
+      params: { path: { groupId: group.id } },
+      body: { name: 'Tiered', attributes: { Tier: 'gold', Perks: ['car', 'phone'], region: 'EMEA' } },
     });
-    expect(patched.status).toBe(200);
+    expect(patched.response.status).toBe(200);
 
-    const changed = await h.v1('/custom/attributes/groups', {
-      method: 'POST',
-      json: [
+    const changed = await h.api.v1.POST('/custom/attributes/groups', {
+      body: [
         groupAttr({ name: 'Level', apiId: 'tier', type: 3, extraData: [{ value: 'silver' }] }),
         groupAttr({ name: 'Perks', apiId: 'perks', type: 4, position: 51, extraData: [{ value: 'phone' }] }),
       ],
     });
-    expect(changed.status).toBe(200);
-    const stored = demo().groups.get(group.body.id)?.attributes;
+    expect(changed.response.status).toBe(200);
+    const stored = demo().groups.get(group.id)?.attributes;
     expect(stored).toEqual({ Perks: ['phone'], region: 'EMEA' });
 
-    const renamedOnly = await h.v1('/custom/attributes/groups', {
-      method: 'POST',
-      json: [
+    const renamedOnly = await h.api.v1.POST('/custom/attributes/groups', {
+      body: [
         groupAttr({
           name: 'Benefits',
           apiId: 'perks',
@@ -224,8 +228,8 @@ describe('custom attribute apiIds and stored values (seed 001, Custom attributes
         }),
       ],
     });
-    expect(renamedOnly.status).toBe(200);
-    expect(demo().groups.get(group.body.id)?.attributes).toEqual({ Benefits: ['phone'], region: 'EMEA' });
+    expect(renamedOnly.response.status).toBe(200);
+    expect(demo().groups.get(group.id)?.attributes).toEqual({ Benefits: ['phone'], region: 'EMEA' });
   });
 
   it('refuses two group attributes of one name, as group values are keyed by name (x-assumed)', async () => {
@@ -266,11 +270,12 @@ describe('MCP keys of any role (seed 000, MCP key: owner "the user who created i
   it('mints a key for a learner that acts with the learner permissions, and the contract marks the choice', async () => {
     const lena = demo().userByApiId('lena')?.id as number;
     const { key } = await h.newKey(lena, ['read', 'write']);
-    const caps = await h.v2('/mcp/capabilities', { key });
-    expect(caps.status).toBe(200);
-    expect(caps.body.user.id).toBe(lena);
-    expect(caps.body.tools).toContain('list_my_assignments');
-    expect(caps.body.tools).not.toContain('find_user');
+    const answer = await h.api.v2As(key).GET('/mcp/capabilities');
+    expect(answer.response.status).toBe(200);
+    const caps = ok(answer);
+    expect(caps.user.id).toBe(lena);
+    expect(caps.tools).toContain('list_my_assignments');
+    expect(caps.tools).not.toContain('find_user');
     expect((await h.v2('/users?query=a', { key })).status).toBe(403);
 
     const spec = loadSpecs().admin as any;
@@ -432,41 +437,49 @@ describe('webhook receivers name real events (seed 001, Events: user.created, gr
   });
 
   it('accepts the four events of the seed', async () => {
-    const events = ['user.created', 'group.user.created', 'course.finished', 'course.published'];
-    const answer = await h.admin('/tenants/demo/webhooks', {
-      method: 'POST',
-      json: { url: 'http://127.0.0.1:9/hook', secret: 's3cret-signing-key', events },
+    const events: AdminComponents['schemas']['WebhookEventName'][] = [
+      'user.created',
+      'group.user.created',
+      'course.finished',
+      'course.published',
+    ];
+    const demoTenant = { tenantId: 'demo' };
+    const answer = await h.api.admin.POST('/tenants/{tenantId}/webhooks', {
+      params: { path: demoTenant },
+      body: { url: 'http://127.0.0.1:9/hook', secret: 's3cret-signing-key', events },
     });
-    expect(answer.status).toBe(201);
-    expect(answer.body.events).toEqual(events);
-    await h.admin(`/tenants/demo/webhooks/${answer.body.id}`, { method: 'DELETE' });
+    expect(answer.response.status).toBe(201);
+    const receiver = ok(answer);
+    expect(receiver.events).toEqual(events);
+    await h.api.admin.DELETE('/tenants/{tenantId}/webhooks/{receiverId}', {
+      params: { path: { ...demoTenant, receiverId: receiver.id } },
+    });
   });
 });
 
 describe('the admin API takes a user by integer id or v1 API ID (docs/adr-0002: a user has an integer id and a string API id)', () => {
   it('mints a key for a user named by API ID, owned by the same user as by integer id', async () => {
-    const maxId = demo().userByApiId('max')?.id;
-    const byApiId = await h.admin('/tenants/demo/mcp-keys', {
-      method: 'POST',
-      json: { userId: 'max', scopes: ['read'] },
-    });
-    expect(byApiId.status).toBe(201);
-    expect(byApiId.body.userId).toBe(maxId);
-    const byId = await h.admin('/tenants/demo/mcp-keys', {
-      method: 'POST',
-      json: { userId: maxId, scopes: ['read'] },
-    });
-    expect(byId.body.userId).toBe(maxId);
+    const maxId = defined(demo().userByApiId('max'), 'max').id;
+    const mint = (userId: number | string) =>
+      h.api.admin.POST('/tenants/{tenantId}/mcp-keys', {
+        params: { path: { tenantId: 'demo' } },
+        body: { userId, scopes: ['read'] },
+      });
+    const byApiId = await mint('max');
+    expect(byApiId.response.status).toBe(201);
+    expect(byApiId.data?.userId).toBe(maxId);
+    const byId = await mint(maxId);
+    expect(byId.data?.userId).toBe(maxId);
   });
 
   it('plays a learner named by API ID', async () => {
     const { apiId } = await newLearner({ courses: [8] });
-    const answer = await h.admin(`/tenants/demo/users/${apiId}/courses/8/progress`, {
-      method: 'POST',
-      json: { action: 'start' },
+    const answer = await h.api.admin.POST('/tenants/{tenantId}/users/{userId}/courses/{courseId}/progress', {
+      params: { path: { tenantId: 'demo', userId: apiId, courseId: 8 } },
+      body: { action: 'start' },
     });
-    expect(answer.status).toBe(200);
-    expect(answer.body.userId).toBe(demo().userByApiId(apiId)?.id);
+    expect(answer.response.status).toBe(200);
+    expect(answer.data?.userId).toBe(demo().userByApiId(apiId)?.id);
   });
 
   it('answers 404 for an API ID that names nobody, and 400 for one that is not alphanumeric', async () => {
@@ -510,8 +523,8 @@ describe('PUT /__admin/snapshot checks the whole snapshot against the contract (
     expect(answer.body.error).toContain(place);
     expect(answer.body.error).not.toMatch(/Cannot read properties|undefined/);
     expect(JSON.stringify(h.platform.snapshot())).toBe(before);
-    const clock = await h.admin('/clock');
-    expect(clock.body.iso).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    const clock = ok(await h.api.admin.GET('/clock'));
+    expect(clock.iso).toMatch(/^\d{4}-\d{2}-\d{2}T/);
   });
 
   it('loads the snapshot it exported', async () => {
@@ -591,20 +604,22 @@ describe('e-mail format (seed 001, Users: 400 "invalid e-mail format"; the contr
 
 describe('search results come in the order the contract states (seed 000, find_user and find_course; openapi/v2 UserList, CourseList: by id)', () => {
   it('find_user: matches in creation order, the first page the first of them', async () => {
-    const all = await h.v2('/users?query=l&limit=50');
-    const ids = all.body.users.map((u: any) => u.id);
+    const search = async (limit: number) =>
+      ok(await h.api.v2.GET('/users', { params: { query: { query: 'l', limit } } }));
+    const all = await search(50);
+    const ids = all.users.map((u) => u.id);
     expect(ids.length).toBeGreaterThan(3);
     expect(ids).toEqual([...ids].sort((a, b) => a - b));
-    const page = await h.v2('/users?query=l&limit=2');
-    expect(page.body.users).toEqual(all.body.users.slice(0, 2));
-    expect(page.body.totalCount).toBe(all.body.totalCount);
+    const page = await search(2);
+    expect(page.users).toEqual(all.users.slice(0, 2));
+    expect(page.totalCount).toBe(all.totalCount);
     const spec = loadSpecs().v2 as any;
     expect(spec.components.schemas.UserList.properties.users.description).toContain('by `id`');
   });
 
   it('find_course: matches in creation order', async () => {
-    const all = await h.v2('/courses?query=e&limit=50');
-    const ids = all.body.courses.map((c: any) => c.id);
+    const all = ok(await h.api.v2.GET('/courses', { params: { query: { query: 'e', limit: 50 } } }));
+    const ids = all.courses.map((c) => c.id);
     expect(ids.length).toBeGreaterThan(3);
     expect(ids).toEqual([...ids].sort((a, b) => a - b));
     const spec = loadSpecs().v2 as any;

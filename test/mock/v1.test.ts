@@ -1,7 +1,8 @@
 // In-process HTTP tests of the v1 API, one per rule of seed 001. Every answer is
 // also checked against openapi/v1 by the harness: a handler that drifts from the contract fails here.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from './harness.ts';
+import type { components } from '../../generated/v1.ts';
+import { defined, type Harness, ok, startHarness } from './harness.ts';
 
 let h: Harness;
 beforeAll(async () => {
@@ -9,7 +10,7 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-const newUser = (n: string, extra: Record<string, unknown> = {}) => ({
+const newUser = (n: string, extra: Partial<components['schemas']['CreateUserRequest']> = {}) => ({
   name: `New ${n}`,
   email: `${n}@example.test`,
   password: 'correct horse',
@@ -31,18 +32,22 @@ describe('authentication (seed 001, Authentication; docs/adr-0002: 401 {status, 
 
 describe('users (seed 001, Users)', () => {
   it('creates a user that later reads return, with a generated API id when none is given', async () => {
-    const created = await h.v1('/users', { method: 'POST', json: newUser('ivy') });
-    expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({
+    const created = await h.api.v1.POST('/users', { body: newUser('ivy') });
+    expect(created.response.status).toBe(201);
+    const user = ok(created);
+    expect(user).toMatchObject({
       name: 'New ivy',
       email: 'ivy@example.test',
       isBanned: false,
       role: { alias: 'learner' },
       fromApi: true,
     });
-    expect(created.body.id).toMatch(/^[A-Za-z0-9]+$/);
-    const assignments = await h.v1(`/users/${created.body.id}/assignments`);
-    expect(assignments).toMatchObject({ status: 200, body: { assignments: [] } });
+    expect(user.id).toMatch(/^[A-Za-z0-9]+$/);
+    const assignments = await h.api.v1.GET('/users/{userId}/assignments', {
+      params: { path: { userId: user.id } },
+    });
+    expect(assignments.response.status).toBe(200);
+    expect(assignments.data).toMatchObject({ assignments: [] });
   });
 
   it('refuses a taken e-mail, case-insensitively, with errors.email', async () => {
@@ -71,33 +76,38 @@ describe('users (seed 001, Users)', () => {
 
   it('assigns `courses` with `deadlineAt` and adds `groups` memberships on create', async () => {
     const deadline = h.platform.now() + 86_400;
-    const created = await h.v1('/users', {
-      method: 'POST',
-      json: newUser('kit', { courses: [5, 6], deadlineAt: deadline, groups: [2] }),
+    const created = await h.api.v1.POST('/users', {
+      body: newUser('kit', { courses: [5, 6], deadlineAt: deadline, groups: [2] }),
     });
-    expect(created.status).toBe(201);
-    const { body } = await h.v1(`/users/${created.body.id}/assignments`);
-    const byCourse = Object.fromEntries(body.assignments.map((a: any) => [a.course.id, a]));
+    expect(created.response.status).toBe(201);
+    const user = ok(created);
+    const body = ok(
+      await h.api.v1.GET('/users/{userId}/assignments', { params: { path: { userId: user.id } } }),
+    );
+    const byCourse = Object.fromEntries(body.assignments.map((a) => [a.course.id, a]));
     expect(byCourse[5]).toMatchObject({ deadlineAt: deadline, isCourseStarted: false });
     expect(byCourse[6]).toMatchObject({ deadlineAt: deadline });
     // Group 2 (Sales) has course 7 assigned: a new member receives it too.
     expect(byCourse[7]).toBeDefined();
-    const stats = await h.v1('/groups/2/statistics');
-    expect(stats.body.usersWithoutActivity.map((u: any) => u.id)).toContain(created.body.id);
+    const stats = ok(
+      await h.api.v1.GET('/groups/{groupId}/statistics', { params: { path: { groupId: 2 } } }),
+    );
+    expect(stats.usersWithoutActivity.map((u) => u.id)).toContain(user.id);
   });
 
   it('PATCH answers 200 with no body and replaces the complete attribute set', async () => {
-    const created = await h.v1('/users', {
-      method: 'POST',
-      json: newUser('pat', { attributes: { department: 'Sales', remote: true } }),
+    const created = ok(
+      await h.api.v1.POST('/users', {
+        body: newUser('pat', { attributes: { department: 'Sales', remote: true } }),
+      }),
+    );
+    const patched = await h.api.v1.PATCH('/users/{userId}', {
+      params: { path: { userId: created.id } },
+      body: { email: 'pat2@example.test', occupation: 'Lead', attributes: { experience_years: 4 } },
     });
-    const patched = await h.v1(`/users/${created.body.id}`, {
-      method: 'PATCH',
-      json: { email: 'pat2@example.test', occupation: 'Lead', attributes: { experience_years: 4 } },
-    });
-    expect(patched.status).toBe(200);
-    expect(patched.body).toBeUndefined();
-    const user = demo().userByApiId(created.body.id);
+    expect(patched.response.status).toBe(200);
+    expect(patched.data).toBeUndefined();
+    const user = demo().userByApiId(created.id);
     expect(user).toMatchObject({
       email: 'pat2@example.test',
       occupation: 'Lead',
@@ -138,8 +148,9 @@ describe('users (seed 001, Users)', () => {
 
 describe('ban (seed 001, User ban state)', () => {
   it('bans a user: isBanned true in the answer and in state', async () => {
-    const response = await h.v1('/users/blocked', { method: 'POST', json: { id: 'lars' } });
-    expect(response).toMatchObject({ status: 200, body: { id: 'lars', isBanned: true } });
+    const response = await h.api.v1.POST('/users/blocked', { body: { id: 'lars' } });
+    expect(response.response.status).toBe(200);
+    expect(response.data).toMatchObject({ id: 'lars', isBanned: true });
     expect(demo().userByApiId('lars')?.isBanned).toBe(true);
   });
 
@@ -161,18 +172,21 @@ describe('ban (seed 001, User ban state)', () => {
 
 describe('custom attributes (seed 001, Custom attributes)', () => {
   it('lists the definitions (assumed GET) in the POST shape', async () => {
-    const users = await h.v1('/custom/attributes/users');
-    expect(users.status).toBe(200);
-    expect(users.body.map((a: any) => a.type).sort()).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
-    const groups = await h.v1('/custom/attributes/groups');
-    expect(groups.body.every((a: any) => !('isEditable' in a))).toBe(true);
+    const users = await h.api.v1.GET('/custom/attributes/users');
+    expect(users.response.status).toBe(200);
+    const types = ok(users).map((a) => a.type);
+    expect(types.sort()).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    const groups = ok(await h.api.v1.GET('/custom/attributes/groups'));
+    expect(groups.every((a) => !('isEditable' in a))).toBe(true);
   });
 
   it('upserts group attributes by apiId: same apiId updates, options editable, ids kept', async () => {
-    const before = (await h.v1('/custom/attributes/groups')).body.find((a: any) => a.apiId === 'region');
-    const response = await h.v1('/custom/attributes/groups', {
-      method: 'POST',
-      json: [
+    const before = defined(
+      ok(await h.api.v1.GET('/custom/attributes/groups')).find((a) => a.apiId === 'region'),
+      'the region attribute',
+    );
+    const response = await h.api.v1.POST('/custom/attributes/groups', {
+      body: [
         {
           name: 'Region',
           type: 3,
@@ -184,16 +198,19 @@ describe('custom attributes (seed 001, Custom attributes)', () => {
         },
       ],
     });
-    expect(response.status).toBe(200);
-    const [after] = response.body;
+    expect(response.response.status).toBe(200);
+    const after = defined(ok(response)[0], 'the upserted attribute');
     expect(after.id).toBe(before.id);
     expect(after.name).toBe('Region');
-    expect(after.extraData.map((o: any) => o.value)).toEqual(['EMEA', 'LATAM']);
-    expect(after.extraData[0].id).toBe(before.extraData[0].id);
+    expect(after.extraData?.map((o) => o.value)).toEqual(['EMEA', 'LATAM']);
+    expect(after.extraData?.[0]?.id).toBe(before.extraData?.[0]?.id);
   });
 
   it('upserts user attributes by id and refuses a type change, keyed attributes[0].type', async () => {
-    const hire = (await h.v1('/custom/attributes/users')).body.find((a: any) => a.apiId === 'hire_date');
+    const hire = defined(
+      ok(await h.api.v1.GET('/custom/attributes/users')).find((a) => a.apiId === 'hire_date'),
+      'the hire_date attribute',
+    );
     const changed = await h.v1('/custom/attributes/users', {
       method: 'POST',
       json: [
@@ -210,9 +227,8 @@ describe('custom attributes (seed 001, Custom attributes)', () => {
     });
     expect(changed.status).toBe(400);
     expect(changed.body.errors['attributes[0].type']).toBeDefined();
-    const renamed = await h.v1('/custom/attributes/users', {
-      method: 'POST',
-      json: [
+    const renamed = await h.api.v1.POST('/custom/attributes/users', {
+      body: [
         {
           id: hire.id,
           name: 'Start date',
@@ -224,7 +240,7 @@ describe('custom attributes (seed 001, Custom attributes)', () => {
         },
       ],
     });
-    expect(renamed.body[0]).toMatchObject({
+    expect(ok(renamed)[0]).toMatchObject({
       id: hire.id,
       name: 'Start date',
       isEditable: true,
@@ -252,20 +268,28 @@ describe('custom attributes (seed 001, Custom attributes)', () => {
 
 describe('groups (seed 001, Groups)', () => {
   it('creates a group with usersCount 0, coursesCount 0, image null', async () => {
-    const response = await h.v1('/groups', {
-      method: 'POST',
-      json: { name: 'Support', parentId: 1, description: 'Support desk' },
+    const response = await h.api.v1.POST('/groups', {
+      body: { name: 'Support', parentId: 1, description: 'Support desk' },
     });
-    expect(response).toMatchObject({
-      status: 201,
-      body: { name: 'Support', parentId: 1, usersCount: 0, coursesCount: 0, image: null },
+    expect(response.response.status).toBe(201);
+    expect(response.data).toMatchObject({
+      name: 'Support',
+      parentId: 1,
+      usersCount: 0,
+      coursesCount: 0,
+      image: null,
     });
   });
 
   it('detaches a group with parentId null', async () => {
-    const response = await h.v1('/groups/4', { method: 'PATCH', json: { name: 'Backend', parentId: null } });
-    expect(response).toMatchObject({ status: 200, body: { id: 4, parentId: null } });
-    await h.v1('/groups/4', { method: 'PATCH', json: { name: 'Backend', parentId: 3 } });
+    const group4 = { params: { path: { groupId: 4 } } };
+    const response = await h.api.v1.PATCH('/groups/{groupId}', {
+      ...group4,
+      body: { name: 'Backend', parentId: null },
+    });
+    expect(response.response.status).toBe(200);
+    expect(response.data).toMatchObject({ id: 4, parentId: null });
+    await h.api.v1.PATCH('/groups/{groupId}', { ...group4, body: { name: 'Backend', parentId: 3 } });
   });
 
   it('refuses a parent that would make a cycle, with errors.parentId', async () => {
@@ -291,30 +315,33 @@ describe('groups (seed 001, Groups)', () => {
   });
 
   it('computes group statistics from state: members without activity, without results, leaders', async () => {
-    const { status, body } = await h.v1('/groups/2/statistics');
-    expect(status).toBe(200);
+    const answer = await h.api.v1.GET('/groups/{groupId}/statistics', { params: { path: { groupId: 2 } } });
+    expect(answer.response.status).toBe(200);
+    const body = ok(answer);
     expect(body.group).toMatchObject({ id: 2, name: 'Sales' });
-    expect(body.leaders[0].user.id).toBe('lena');
-    expect(body.usersWithoutResults.map((u: any) => u.id)).not.toContain('lena');
+    expect(body.leaders[0]?.user.id).toBe('lena');
+    expect(body.usersWithoutResults.map((u) => u.id)).not.toContain('lena');
   });
 });
 
 describe('courses (seed 001, Courses and assignments; Limits: 20 per page)', () => {
   it('pages courses 20 at a time by offset, with totalCount', async () => {
-    const first = await h.v1('/courses');
-    const second = await h.v1('/courses?offset=20');
-    const last = await h.v1('/courses?offset=40');
-    expect(first.body.courses).toHaveLength(20);
-    expect(second.body.courses).toHaveLength(20);
-    expect(first.body.totalCount).toBe(48);
-    expect(last.body.courses).toHaveLength(8);
-    expect(second.body.courses[0].id).toBe(first.body.courses[19].id + 1);
-    expect((await h.v1('/courses?offset=1000')).body.courses).toEqual([]);
+    const page = async (offset?: number) =>
+      ok(await h.api.v1.GET('/courses', offset === undefined ? {} : { params: { query: { offset } } }));
+    const first = await page();
+    const second = await page(20);
+    const last = await page(40);
+    expect(first.courses).toHaveLength(20);
+    expect(second.courses).toHaveLength(20);
+    expect(first.totalCount).toBe(48);
+    expect(last.courses).toHaveLength(8);
+    expect(second.courses[0]?.id).toBe(defined(first.courses[19], 'a 20th course').id + 1);
+    expect((await page(1000)).courses).toEqual([]);
   });
 
   it('answers course detail with description and attachedFiles, and 404 for a missing course', async () => {
-    const detail = await h.v1('/courses/1');
-    expect(detail.body).toMatchObject({
+    const detail = await h.api.v1.GET('/courses/{courseId}', { params: { path: { courseId: 1 } } });
+    expect(detail.data).toMatchObject({
       id: 1,
       description: expect.any(String),
       attachedFiles: expect.any(Array),
@@ -323,16 +350,18 @@ describe('courses (seed 001, Courses and assignments; Limits: 20 per page)', () 
   });
 
   it('assigns users and groups and lists those successfully assigned; unknown ones are left out', async () => {
-    const response = await h.v1('/courses/30/assignments', {
-      method: 'POST',
-      json: { users: ['lena', 'ghost'], groups: [4, 999], deadlineAt: h.platform.now() + 3600 },
+    const course30 = { params: { path: { courseId: 30 } } };
+    const response = await h.api.v1.POST('/courses/{courseId}/assignments', {
+      ...course30,
+      body: { users: ['lena', 'ghost'], groups: [4, 999], deadlineAt: h.platform.now() + 3600 },
     });
-    expect(response.status).toBe(200);
-    expect(response.body.users.map((u: any) => u.id)).toEqual(['lena']);
-    expect(response.body.groups.map((g: any) => g.id)).toEqual([4]);
-    const list = await h.v1('/courses/30/assignments/users');
-    expect(list.body.assignments.map((a: any) => a.user.id).sort()).toEqual(['lena', 'lily', 'luca']);
-    expect(list.body.totalCount).toBe(3);
+    expect(response.response.status).toBe(200);
+    const assigned = ok(response);
+    expect(assigned.users.map((u) => u.id)).toEqual(['lena']);
+    expect(assigned.groups.map((g) => g.id)).toEqual([4]);
+    const list = ok(await h.api.v1.GET('/courses/{courseId}/assignments/users', course30));
+    expect(list.assignments.map((a) => a.user.id).sort()).toEqual(['lena', 'lily', 'luca']);
+    expect(list.totalCount).toBe(3);
   });
 
   it('answers 404 for assignments of a missing course or user', async () => {
@@ -344,8 +373,10 @@ describe('courses (seed 001, Courses and assignments; Limits: 20 per page)', () 
   });
 
   it('derives isCourseStarted/Finished/Expired from the record and the virtual clock', async () => {
-    const { body } = await h.v1('/users/liam/assignments');
-    const byCourse = Object.fromEntries(body.assignments.map((a: any) => [a.course.id, a]));
+    const body = ok(
+      await h.api.v1.GET('/users/{userId}/assignments', { params: { path: { userId: 'liam' } } }),
+    );
+    const byCourse = Object.fromEntries(body.assignments.map((a) => [a.course.id, a]));
     expect(byCourse[1]).toMatchObject({
       isCourseStarted: true,
       isCourseFinished: true,
@@ -359,17 +390,15 @@ describe('courses (seed 001, Courses and assignments; Limits: 20 per page)', () 
 
 describe('statistics (seed 001, Statistics)', () => {
   it('computes the platform statistics from state, and follows writes', async () => {
-    const before = (await h.v1('/statistics')).body;
+    const before = ok(await h.api.v1.GET('/statistics'));
     expect(before.statistics.coursesCount).toBe(48);
     expect(before.statistics.usersCount).toBe(demo().users.size);
-    await h.v1('/users', { method: 'POST', json: newUser('stat') });
-    const after = (await h.v1('/statistics')).body;
+    await h.api.v1.POST('/users', { body: newUser('stat') });
+    const after = ok(await h.api.v1.GET('/statistics'));
     expect(after.statistics.usersCount).toBe(before.statistics.usersCount + 1);
     expect(after.usersWithoutActivity.length).toBeGreaterThan(0);
     expect(after.leaders[0]).toMatchObject({ user: { id: 'lena' }, coursesCount: 2 });
-    expect(after.unassignedCourses.every((c: any) => demo().assignmentsOfCourse(c.id).length === 0)).toBe(
-      true,
-    );
+    expect(after.unassignedCourses.every((c) => demo().assignmentsOfCourse(c.id).length === 0)).toBe(true);
   });
 });
 
@@ -402,10 +431,11 @@ describe('statistics at size (openapi/v1 Statistics: the lists are capped, an as
     const own = await startHarness();
     try {
       expect((await own.admin('/fixtures', { method: 'POST', json: fixture })).status).toBe(200);
-      const { status, body } = await own.v1('/statistics', {
+      const answer = await own.api.v1.GET('/statistics', {
         headers: { 'x-api-key': 'big_site_key_0123456789abcdef' },
       });
-      expect(status).toBe(200);
+      expect(answer.response.status).toBe(200);
+      const body = ok(answer);
       expect(Object.keys(body).sort()).toEqual([
         'leaders',
         'statistics',
@@ -420,16 +450,11 @@ describe('statistics at size (openapi/v1 Statistics: the lists are capped, an as
         usersCount: 150,
       });
       const first100 = Array.from({ length: 100 }, (_, i) => id(13 + i));
-      expect(body.usersWithoutActivity.map((u: { id: string }) => u.id)).toEqual(first100);
-      expect(body.usersWithoutResults.map((u: { id: string }) => u.id)).toEqual(first100);
-      expect(body.unassignedCourses.map((c: { id: number }) => c.id)).toEqual(
-        Array.from({ length: 100 }, (_, i) => 3 + i),
-      );
+      expect(body.usersWithoutActivity.map((u) => u.id)).toEqual(first100);
+      expect(body.usersWithoutResults.map((u) => u.id)).toEqual(first100);
+      expect(body.unassignedCourses.map((c) => c.id)).toEqual(Array.from({ length: 100 }, (_, i) => 3 + i));
       // u2 first (two courses), then by average result, highest first: u12, u11, … u4; u3 and u1 cut.
-      expect(body.leaders.map((l: { user: { id: string } }) => l.user.id)).toEqual([
-        'u2',
-        ...[12, 11, 10, 9, 8, 7, 6, 5, 4].map(id),
-      ]);
+      expect(body.leaders.map((l) => l.user.id)).toEqual(['u2', ...[12, 11, 10, 9, 8, 7, 6, 5, 4].map(id)]);
     } finally {
       await own.close();
     }
@@ -438,10 +463,10 @@ describe('statistics at size (openapi/v1 Statistics: the lists are capped, an as
 
 describe('webhook last event (seed 001, Webhook last event)', () => {
   it('answers the latest envelope of a type, in slash form, with occuredAt', async () => {
-    await h.v1('/users', { method: 'POST', json: newUser('hook') });
-    const { status, body } = await h.v1('/webhook/user.created/last');
-    expect(status).toBe(200);
-    expect(body).toMatchObject({
+    await h.api.v1.POST('/users', { body: newUser('hook') });
+    const last = await h.api.v1.GET('/webhook/{event}/last', { params: { path: { event: 'user.created' } } });
+    expect(last.response.status).toBe(200);
+    expect(last.data).toMatchObject({
       type: 'User/Created',
       occuredAt: h.platform.now(),
       body: { user: { email: 'hook@example.test' } },
