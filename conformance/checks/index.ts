@@ -1,6 +1,6 @@
 // Every check of the suite, in the order they run — the table of contents of this folder:
 //
-// - shared/  what the checks are made of: judging an answer (judge.ts), reading one (body.ts), the
+// - common/  what the checks are made of: judging an answer (judge.ts), reading one (body.ts), the
 //            deployment's courses, users and groups found (discover.ts), what the run makes and
 //            neutralises (fixtures.ts), AI generations and uploads (generation.ts), keys (keys.ts),
 //            the tool catalogue (tools.ts), the MCP client (mcp-client.ts);

@@ -3,13 +3,13 @@
 import { render } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { clientFor, problem, signIn, signOut } from './api.ts';
+import { Console, ErrorLine } from './components.tsx';
 import { DataPage } from './pages/data.tsx';
 import { FaultsPage } from './pages/faults.tsx';
 import { Requests } from './pages/requests.tsx';
 import { TenantPage } from './pages/tenant.tsx';
 import { TimePage } from './pages/time.tsx';
 import { WebhooksPage } from './pages/webhooks.tsx';
-import { Console, ErrorLine } from './shared.tsx';
 
 const PAGES = {
   requests: ['Requests', Requests],

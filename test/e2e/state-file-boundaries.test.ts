@@ -39,6 +39,10 @@ afterAll(async () => {
 const refusal = (args: string[], env: NodeJS.ProcessEnv = {}) =>
   runLmskit(args, env, { killAfterMs: 30_000 });
 
+/** `lmskit mock` on a state file it must refuse: its exit code and what it printed. */
+const startRefused = async (stateFile: string) =>
+  refusal(['mock', '--port', String(await freePort()), '--state-file', stateFile]);
+
 function tempDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'lmskit-state-bounds-'));
   dirs.push(dir);
@@ -136,13 +140,7 @@ describe('a snapshot is checked for its invariants before it replaces the state 
     writeFileSync(stateFile, line({ snapshot }));
     const bytes = readFileSync(stateFile);
 
-    const { code, output } = await refusal([
-      'mock',
-      '--port',
-      String(await freePort()),
-      '--state-file',
-      stateFile,
-    ]);
+    const { code, output } = await startRefused(stateFile);
     expect(code).toBe(3);
     expect(output).toMatch(/damaged at line 1 of 1 \(.*users: id 2 is past the counter seq\.user \(1\)/);
     expect(output).not.toMatch(/^\s+at /m);
@@ -167,13 +165,7 @@ describe('a line written by a newer lmskit (docs/mock.md, Durable state: never d
     );
     const bytes = readFileSync(stateFile);
 
-    const { code, output } = await refusal([
-      'mock',
-      '--port',
-      String(await freePort()),
-      '--state-file',
-      stateFile,
-    ]);
+    const { code, output } = await startRefused(stateFile);
     expect(code).toBe(3);
     expect(output).toMatch(/line 3 .*teleportUser.*this version of lmskit does not know.*newer lmskit/s);
     expect(output).toMatch(/--recover/);
@@ -219,13 +211,7 @@ describe('what the state file path is (docs/mock.md, Durable state: a regular fi
     const dir = tempDir();
     const link = join(dir, 'state.jsonl');
     symlinkSync(join(dir, 'missing', 'state.jsonl'), link);
-    const { code, output } = await refusal([
-      'mock',
-      '--port',
-      String(await freePort()),
-      '--state-file',
-      link,
-    ]);
+    const { code, output } = await startRefused(link);
     expect(code).toBe(2);
     expect(output.trim().split('\n')).toEqual([
       expect.stringMatching(
@@ -270,13 +256,7 @@ describe('what the state file path is (docs/mock.md, Durable state: a regular fi
     async (_, make, reason, unchanged) => {
       const dir = tempDir();
       const path = make(dir);
-      const { code, output } = await refusal([
-        'mock',
-        '--port',
-        String(await freePort()),
-        '--state-file',
-        path,
-      ]);
+      const { code, output } = await startRefused(path);
       expect(code).toBe(2);
       expect(output.trim().split('\n')).toEqual([
         expect.stringMatching(/^The state file .* cannot be used: .*\.$/),

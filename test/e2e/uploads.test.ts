@@ -1,11 +1,21 @@
 // Hostile source files against the real `lmskit mock` process (openapi/v2 upload operation,
 // x-extraction-limits): a zip bomb, page bombs, a Flate bomb and a file with more text than is kept
 // are each refused 413 EXTRACTION_LIMIT with the limit named, nothing is recorded, and the health
-// endpoint keeps answering while they are read — extraction happens off the server's thread.
+// endpoint keeps answering while they are read — extraction happens off the server's thread. A DOCX
+// whose XML nests elements tens of thousands of levels deep is a file that cannot be read (400, with a
+// sentence saying why, not the engine's "Maximum call stack size exceeded"), and an ordinary one is
+// still read.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { minimalPdf } from '../../conformance/fixtures.ts';
 import { demoMcpKey } from '../../mock/seed/demo.ts';
-import { docx, docxOfXmlBytes, PARAGRAPH_TEXT, pdfOfFlateBytes, pdfOfPages } from '../hostile-files.ts';
+import {
+  docx,
+  docxOfNestedTables,
+  docxOfXmlBytes,
+  PARAGRAPH_TEXT,
+  pdfOfFlateBytes,
+  pdfOfPages,
+} from '../hostile-files.ts';
 import { freePort, type RunningProcess, startLmskit } from './process.ts';
 
 const MB = 1024 * 1024;
@@ -116,5 +126,22 @@ describe('hostile uploads, one by one', () => {
   it('still takes an ordinary file afterwards', async () => {
     const answer = await upload(minimalPdf('Exits stay clear'), 'ordinary.pdf');
     expect(answer.status).toBe(201);
+  });
+});
+
+describe('a DOCX nested too deeply to read (x-extraction-limits: docxXmlDepth)', () => {
+  it('is a 400 VALIDATION_ERROR naming the part and the depth, in the {error, code} shape', async () => {
+    const answer = await upload(docxOfNestedTables(30_000), 'nested.docx');
+    expect(answer.status).toBe(400);
+    expect(await answer.json()).toEqual({
+      error:
+        'nested.docx looks like DOCX but cannot be read: its part word/document.xml nests XML elements deeper than 1000 levels (docxXmlDepth of x-extraction-limits)',
+      code: 'VALIDATION_ERROR',
+    });
+  });
+
+  it('reads a DOCX nested as deep as documents go (a table inside 50 tables), and an ordinary one', async () => {
+    expect((await upload(docxOfNestedTables(50), 'tables.docx')).status).toBe(201);
+    expect((await upload(docx(10), 'plain.docx')).status).toBe(201);
   });
 });

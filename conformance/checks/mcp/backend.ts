@@ -11,10 +11,10 @@ import { type Context, evidenceOf, fail, type KeyInfo, pass } from '../../contex
 import { minimalPdf } from '../../fixtures.ts';
 import { Incomplete, Skipped } from '../../outcomes.ts';
 import type { Check } from '../../types.ts';
-import { assignmentsOf } from '../shared/discover.ts';
-import { groupWithMember } from '../shared/fixtures.ts';
-import { readAssumed } from '../shared/judge.ts';
-import { ROLES, requireWriteTools, who } from '../shared/keys.ts';
+import { assignmentsOf } from '../common/discover.ts';
+import { groupWithMember } from '../common/fixtures.ts';
+import { readAssumed } from '../common/judge.ts';
+import { ROLES, requireWriteTools, who } from '../common/keys.ts';
 import {
   type Called,
   callOrError,
@@ -23,8 +23,8 @@ import {
   refused,
   textOf,
   withClient,
-} from '../shared/mcp-client.ts';
-import { TOOLS } from '../shared/tools.ts';
+} from '../common/mcp-client.ts';
+import { TOOLS } from '../common/tools.ts';
 import { harmlessArguments } from './calls.ts';
 import { area, listings, needs } from './listing.ts';
 

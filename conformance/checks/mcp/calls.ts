@@ -9,9 +9,9 @@ import { createToolAjv } from '../../../lib/tool-schemas.ts';
 import { type Context, fail, type KeyInfo, pass } from '../../context.ts';
 import { Incomplete } from '../../outcomes.ts';
 import type { Check } from '../../types.ts';
-import { UNKNOWN_ID, v2CourseId, v2GroupId } from '../shared/discover.ts';
-import { type Called, callOrError, refusalOf, refused, textOf, withClient } from '../shared/mcp-client.ts';
-import { ABSENT, TOOLS } from '../shared/tools.ts';
+import { UNKNOWN_ID, v2CourseId, v2GroupId } from '../common/discover.ts';
+import { type Called, callOrError, refusalOf, refused, textOf, withClient } from '../common/mcp-client.ts';
+import { ABSENT, TOOLS } from '../common/tools.ts';
 import { area, forEachListing, listings, needs } from './listing.ts';
 
 /** The read key (a read-only one preferred). */

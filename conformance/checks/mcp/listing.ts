@@ -5,9 +5,9 @@
 import { isDeepStrictEqual } from 'node:util';
 import { type Context, fail, type KeyInfo, pass } from '../../context.ts';
 import type { Check, Verdict } from '../../types.ts';
-import { who } from '../shared/keys.ts';
-import { type Listed, withClient } from '../shared/mcp-client.ts';
-import { ABSENT, TOOLS } from '../shared/tools.ts';
+import { who } from '../common/keys.ts';
+import { type Listed, withClient } from '../common/mcp-client.ts';
+import { ABSENT, TOOLS } from '../common/tools.ts';
 
 export const area = 'mcp.tools';
 export const needs = { mcpUrl: true, mcpScope: 'read' as const };

@@ -7,7 +7,7 @@
 import { type Api, evidenceOf, fail, pass } from '../../context.ts';
 import type { Exchange } from '../../http.ts';
 import type { Check, Verdict } from '../../types.ts';
-import { describe, judgeUnauthorized } from '../shared/judge.ts';
+import { describe, judgeUnauthorized } from '../common/judge.ts';
 import { harmless } from './harmless.ts';
 import { operationIds, probe, specOf } from './probe.ts';
 

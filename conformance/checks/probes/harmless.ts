@@ -6,8 +6,8 @@
 import type { PathOperations as V1Operations } from '../../../generated/v1.ts';
 import type { PathOperations as V2Operations } from '../../../generated/v2.ts';
 import type { Context } from '../../context.ts';
-import { UNKNOWN_ID } from '../shared/discover.ts';
-import type { Request } from '../shared/judge.ts';
+import { UNKNOWN_ID } from '../common/discover.ts';
+import type { Request } from '../common/judge.ts';
 
 /**
  * A table with one entry per operation of each API, keyed by the generated operation types: a new

@@ -3,7 +3,7 @@
 import { type Api, type Context, toolsOf } from '../../context.ts';
 import type { Exchange } from '../../http.ts';
 import type { Check, Verdict } from '../../types.ts';
-import type { Request } from '../shared/judge.ts';
+import type { Request } from '../common/judge.ts';
 import { HARMLESS } from './harmless.ts';
 
 /** A probe as a check: build the request, send it, judge the answer. */

@@ -5,8 +5,8 @@
 // (./harmless.ts), or malformed so that nothing can change.
 import type { Context } from '../../context.ts';
 import type { Check } from '../../types.ts';
-import { keyHeaders, UNKNOWN_ID } from '../shared/discover.ts';
-import { judge, type Request } from '../shared/judge.ts';
+import { keyHeaders, UNKNOWN_ID } from '../common/discover.ts';
+import { judge, type Request } from '../common/judge.ts';
 import { harmless, operationRules } from './harmless.ts';
 import { probe, specOf } from './probe.ts';
 

@@ -5,9 +5,9 @@
 import { type Api, contractOf, evidenceOf, pass } from '../../context.ts';
 import type { Exchange } from '../../http.ts';
 import type { Check, Verdict } from '../../types.ts';
-import { codeOf } from '../shared/body.ts';
-import { keyHeaders, ownerId } from '../shared/discover.ts';
-import { describe, judge, mustPass } from '../shared/judge.ts';
+import { codeOf } from '../common/body.ts';
+import { keyHeaders, ownerId } from '../common/discover.ts';
+import { describe, judge, mustPass } from '../common/judge.ts';
 import { harmless } from './harmless.ts';
 import { operationIds, probe, specOf } from './probe.ts';
 

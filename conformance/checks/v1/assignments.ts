@@ -7,10 +7,10 @@ import { type Context, evidenceOf, fail, pass } from '../../context.ts';
 import type { Exchange } from '../../http.ts';
 import { Departure, Incomplete } from '../../outcomes.ts';
 import type { Check } from '../../types.ts';
-import { list, type Obj, obj, show } from '../shared/body.ts';
-import { UNKNOWN_ID, v1CourseId } from '../shared/discover.ts';
-import { createdOrDeparture, createGroup, createUser, dayFromNow, withUser } from '../shared/fixtures.ts';
-import { judge, mustPass } from '../shared/judge.ts';
+import { list, type Obj, obj, show } from '../common/body.ts';
+import { UNKNOWN_ID, v1CourseId } from '../common/discover.ts';
+import { createdOrDeparture, createGroup, createUser, dayFromNow, withUser } from '../common/fixtures.ts';
+import { judge, mustPass } from '../common/judge.ts';
 import { groupStatistics } from './groups.ts';
 
 const needs = { apiKey: true, writes: true };

@@ -6,7 +6,7 @@
 // --allow-writes; v1 cannot delete a definition, so the run's are left invisible and not required.
 import { type Context, evidenceOf, fail, pass } from '../../context.ts';
 import type { Check } from '../../types.ts';
-import { type Obj, obj, show } from '../shared/body.ts';
+import { type Obj, obj, show } from '../common/body.ts';
 import {
   type Attribute,
   attributeSet,
@@ -16,8 +16,8 @@ import {
   neutralise,
   upsert,
   upsertOperation,
-} from '../shared/fixtures.ts';
-import { contractCheck, judge, mustPass } from '../shared/judge.ts';
+} from '../common/fixtures.ts';
+import { contractCheck, judge, mustPass } from '../common/judge.ts';
 
 const needs = { apiKey: true, writes: true };
 

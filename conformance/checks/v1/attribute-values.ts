@@ -4,7 +4,7 @@
 // numeric are refused with 400. Runs with --allow-writes.
 import { type Context, evidenceOf, fail, pass } from '../../context.ts';
 import type { Check, Verdict } from '../../types.ts';
-import { list, obj, show } from '../shared/body.ts';
+import { list, obj, show } from '../common/body.ts';
 import {
   attributeOf,
   createUser,
@@ -14,8 +14,8 @@ import {
   sampleValues,
   upsert,
   valueProblems,
-} from '../shared/fixtures.ts';
-import { judge, mustPass } from '../shared/judge.ts';
+} from '../common/fixtures.ts';
+import { judge, mustPass } from '../common/judge.ts';
 import { lastEvent } from './webhooks.ts';
 
 const needs = { apiKey: true, writes: true };

@@ -7,7 +7,7 @@ import { type Context, evidenceOf, fail, pass } from '../../context.ts';
 import type { Exchange } from '../../http.ts';
 import { Incomplete } from '../../outcomes.ts';
 import type { Check } from '../../types.ts';
-import { list, obj, show } from '../shared/body.ts';
+import { list, obj, show } from '../common/body.ts';
 import {
   attributeOf,
   createdOrDeparture,
@@ -16,8 +16,8 @@ import {
   emailFor,
   fixtureGroup,
   roleOf,
-} from '../shared/fixtures.ts';
-import { contractCheck, judge, mustPass } from '../shared/judge.ts';
+} from '../common/fixtures.ts';
+import { contractCheck, judge, mustPass } from '../common/judge.ts';
 
 const needs = { apiKey: true, writes: true };
 

@@ -6,9 +6,9 @@ import { type Context, evidenceOf, fail, pass } from '../../context.ts';
 import type { Exchange } from '../../http.ts';
 import { Incomplete } from '../../outcomes.ts';
 import type { Check, Verdict } from '../../types.ts';
-import { list, obj } from '../shared/body.ts';
-import { keyHeaders } from '../shared/discover.ts';
-import { judge, mustPass, readAssumed } from '../shared/judge.ts';
+import { list, obj } from '../common/body.ts';
+import { keyHeaders } from '../common/discover.ts';
+import { judge, mustPass, readAssumed } from '../common/judge.ts';
 import { userAssignments } from './assignments.ts';
 import { groupStatistics } from './groups.ts';
 

@@ -6,8 +6,8 @@ import { type Context, evidenceOf, fail, pass } from '../../context.ts';
 import type { Exchange } from '../../http.ts';
 import { Incomplete } from '../../outcomes.ts';
 import type { Check, Verdict } from '../../types.ts';
-import { v1CourseId, v1UserId } from '../shared/discover.ts';
-import { contractCheck, judge, mustPass } from '../shared/judge.ts';
+import { v1CourseId, v1UserId } from '../common/discover.ts';
+import { contractCheck, judge, mustPass } from '../common/judge.ts';
 import { courseAssignments } from './assignments.ts';
 
 const auth = { apiKey: true };

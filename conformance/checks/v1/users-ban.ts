@@ -5,10 +5,10 @@
 import { type Context, evidenceOf, fail, pass } from '../../context.ts';
 import { Departure, Incomplete } from '../../outcomes.ts';
 import type { Check } from '../../types.ts';
-import { list, type Obj, obj, show } from '../shared/body.ts';
-import { v2User } from '../shared/discover.ts';
-import { createUser, emailFor } from '../shared/fixtures.ts';
-import { contractCheck, judge, mustPass } from '../shared/judge.ts';
+import { list, type Obj, obj, show } from '../common/body.ts';
+import { v2User } from '../common/discover.ts';
+import { createUser, emailFor } from '../common/fixtures.ts';
+import { contractCheck, judge, mustPass } from '../common/judge.ts';
 
 const needs = { apiKey: true, writes: true };
 

@@ -2,14 +2,14 @@
 // the user with a generated id or the one given, keeps the profile fields, assigns the courses given
 // with their deadline, and records user.created (group.user.created for a user created into a
 // group); a taken e-mail, a short password and a missing required field are refused. Runs with
-// --allow-writes; the users are banned after the run (../shared/fixtures.ts). The events' bodies are
+// --allow-writes; the users are banned after the run (../common/fixtures.ts). The events' bodies are
 // judged in ./webhooks.ts.
 import { type Context, evidenceOf, fail, pass } from '../../context.ts';
 import type { Check } from '../../types.ts';
-import { obj, show } from '../shared/body.ts';
-import { v1CourseId } from '../shared/discover.ts';
-import { createUser, dayFromNow, emailFor, fixtureGroup, fixtureUser, withUser } from '../shared/fixtures.ts';
-import { judge, mustPass } from '../shared/judge.ts';
+import { obj, show } from '../common/body.ts';
+import { v1CourseId } from '../common/discover.ts';
+import { createUser, dayFromNow, emailFor, fixtureGroup, fixtureUser, withUser } from '../common/fixtures.ts';
+import { judge, mustPass } from '../common/judge.ts';
 import { userAssignments } from './assignments.ts';
 import { lastEvent } from './webhooks.ts';
 

@@ -5,7 +5,7 @@
 // Runs with --allow-writes.
 import { type Context, evidenceOf, fail, pass } from '../../context.ts';
 import type { Check } from '../../types.ts';
-import { type Obj, obj, show } from '../shared/body.ts';
+import { type Obj, obj, show } from '../common/body.ts';
 import {
   attributeOf,
   createdOrDeparture,
@@ -17,8 +17,8 @@ import {
   roleOf,
   upsert,
   withUser,
-} from '../shared/fixtures.ts';
-import { judge, mustPass } from '../shared/judge.ts';
+} from '../common/fixtures.ts';
+import { judge, mustPass } from '../common/judge.ts';
 import { profiledUser } from './users-create.ts';
 
 const needs = { apiKey: true, writes: true };

@@ -11,7 +11,7 @@ import { documentedSpec } from '../../documented.ts';
 import type { Exchange } from '../../http.ts';
 import { Incomplete } from '../../outcomes.ts';
 import type { Check, Verdict } from '../../types.ts';
-import { list, obj, show } from '../shared/body.ts';
+import { list, obj, show } from '../common/body.ts';
 import {
   createdOrDeparture,
   createGroup,
@@ -21,8 +21,8 @@ import {
   roleOf,
   sampleValues,
   valueProblems,
-} from '../shared/fixtures.ts';
-import { judge, mustPass } from '../shared/judge.ts';
+} from '../common/fixtures.ts';
+import { judge, mustPass } from '../common/judge.ts';
 
 const needs = { apiKey: true, writes: true };
 

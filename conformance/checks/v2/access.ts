@@ -5,10 +5,10 @@
 import { type Context, evidenceOf, fail, type KeyInfo, pass, toolsOf } from '../../context.ts';
 import { Incomplete } from '../../outcomes.ts';
 import type { Check, Verdict } from '../../types.ts';
+import { judge, mustPass, readAssumed } from '../common/judge.ts';
+import { who } from '../common/keys.ts';
+import { ABSENT, AI_TOOLS, READ_TOOLS, TOOLS, WRITE_TOOLS } from '../common/tools.ts';
 import { HARMLESS } from '../probes/harmless.ts';
-import { judge, mustPass, readAssumed } from '../shared/judge.ts';
-import { who } from '../shared/keys.ts';
-import { ABSENT, AI_TOOLS, READ_TOOLS, TOOLS, WRITE_TOOLS } from '../shared/tools.ts';
 
 const area = (a: string) => `v2.${a}`;
 const needs = { mcpScope: 'read' as const };

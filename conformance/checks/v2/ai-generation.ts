@@ -18,7 +18,7 @@ import { evidenceOf, fail, pass } from '../../context.ts';
 import { SOURCE_FILES } from '../../fixtures.ts';
 import type { Exchange } from '../../http.ts';
 import type { Check } from '../../types.ts';
-import { keyHeaders } from '../shared/discover.ts';
+import { keyHeaders } from '../common/discover.ts';
 import {
   authorCourse,
   authorGeneration,
@@ -30,9 +30,9 @@ import {
   promptGeneration,
   upload,
   uploadIds,
-} from '../shared/generation.ts';
-import { judge, mustPass, readAssumed } from '../shared/judge.ts';
-import { requireWriteTools } from '../shared/keys.ts';
+} from '../common/generation.ts';
+import { judge, mustPass, readAssumed } from '../common/judge.ts';
+import { requireWriteTools } from '../common/keys.ts';
 
 const area = 'v2.ai';
 /** A request the write key makes that changes the deployment when it is accepted. */

@@ -7,10 +7,10 @@ import { type Context, evidenceOf, fail, pass } from '../../context.ts';
 import type { Exchange } from '../../http.ts';
 import { Incomplete } from '../../outcomes.ts';
 import type { Check } from '../../types.ts';
-import { keyHeaders } from '../shared/discover.ts';
-import { authorCourse, authorKey, courseOf, elementsOf, promptGeneration } from '../shared/generation.ts';
-import { judge, mustPass } from '../shared/judge.ts';
-import { requireWriteTools } from '../shared/keys.ts';
+import { keyHeaders } from '../common/discover.ts';
+import { authorCourse, authorKey, courseOf, elementsOf, promptGeneration } from '../common/generation.ts';
+import { judge, mustPass } from '../common/judge.ts';
+import { requireWriteTools } from '../common/keys.ts';
 
 const area = 'v2.ai';
 /** A request the write key makes that changes the deployment when it is accepted. */

@@ -7,8 +7,8 @@ import { evidenceOf, fail, pass } from '../../context.ts';
 import type { Exchange } from '../../http.ts';
 import { Incomplete } from '../../outcomes.ts';
 import type { Check } from '../../types.ts';
-import { UNKNOWN_ID } from '../shared/discover.ts';
-import { readAssumed } from '../shared/judge.ts';
+import { UNKNOWN_ID } from '../common/discover.ts';
+import { readAssumed } from '../common/judge.ts';
 import { area, call, needs, pageLimitChecks, read } from './read.ts';
 
 type Entry = { id: number; createdAt: number; author: { id: number } | null };

@@ -6,9 +6,9 @@
 import { type Context, evidenceOf } from '../../context.ts';
 import type { Exchange } from '../../http.ts';
 import { Departure, Incomplete } from '../../outcomes.ts';
-import { keyHeaders, type V1Course } from '../shared/discover.ts';
-import { DAY } from '../shared/fixtures.ts';
-import { judge, mustPass } from '../shared/judge.ts';
+import { keyHeaders, type V1Course } from '../common/discover.ts';
+import { DAY } from '../common/fixtures.ts';
+import { judge, mustPass } from '../common/judge.ts';
 
 const TWENTY_YEARS = 20 * 365.25 * DAY;
 

@@ -6,10 +6,10 @@
 import { type Context, evidenceOf, fail, pass } from '../../context.ts';
 import { Incomplete } from '../../outcomes.ts';
 import type { Check } from '../../types.ts';
-import { userStatus } from '../shared/discover.ts';
-import { userInV2 } from '../shared/fixtures.ts';
-import { judge, mustPass, readAssumed } from '../shared/judge.ts';
-import { headersOf, mustOffer, roleKey } from '../shared/keys.ts';
+import { userStatus } from '../common/discover.ts';
+import { userInV2 } from '../common/fixtures.ts';
+import { judge, mustPass, readAssumed } from '../common/judge.ts';
+import { headersOf, mustOffer, roleKey } from '../common/keys.ts';
 
 const area = 'v2.permission';
 

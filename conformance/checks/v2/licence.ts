@@ -9,11 +9,11 @@ import { type Context, contractOf, evidenceOf, fail, type KeyInfo, pass, toolsOf
 import type { Exchange } from '../../http.ts';
 import { Incomplete } from '../../outcomes.ts';
 import type { Check, Verdict } from '../../types.ts';
+import { codeOf, messageOf } from '../common/body.ts';
+import { judge, mustPass } from '../common/judge.ts';
+import { tail } from '../common/keys.ts';
+import { AI_TOOLS, READ_TOOLS, WRITE_TOOLS } from '../common/tools.ts';
 import { harmless } from '../probes/harmless.ts';
-import { codeOf, messageOf } from '../shared/body.ts';
-import { judge, mustPass } from '../shared/judge.ts';
-import { tail } from '../shared/keys.ts';
-import { AI_TOOLS, READ_TOOLS, WRITE_TOOLS } from '../shared/tools.ts';
 
 /** The seven write tools: the write scope's tools but the AI ones, which the licence treats apart. */
 const PLAIN_WRITE_TOOLS = WRITE_TOOLS.filter((t) => !AI_TOOLS.includes(t));
@@ -71,7 +71,7 @@ async function capabilitiesOf(ctx: Context, key: string): Promise<{ e: Exchange;
 
 /**
  * Seed 000, Authentication 5: a revoked key gets 401; the body is none (the text) or one with `code:
- * UNAUTHORIZED`. (Looser than ../shared/judge.ts `judgeUnauthorized`, which also wants `error` a
+ * UNAUTHORIZED`. (Looser than ../common/judge.ts `judgeUnauthorized`, which also wants `error` a
  * string: `messageOf` always yields one.)
  */
 function revokedRefused(ctx: Context, operationId: string, e: Exchange): Verdict {

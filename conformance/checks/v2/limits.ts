@@ -11,12 +11,12 @@ import { BUDGET, type Context, evidenceOf, fail, type KeyInfo, pass } from '../.
 import { type Exchange, retryAfterOf } from '../../http.ts';
 import { Incomplete } from '../../outcomes.ts';
 import type { Check, Verdict } from '../../types.ts';
-import { codeOf, messageOf } from '../shared/body.ts';
-import { keyHeaders } from '../shared/discover.ts';
-import { clonedCourse } from '../shared/generation.ts';
-import { judge, mustPass, readAssumed } from '../shared/judge.ts';
-import { tail } from '../shared/keys.ts';
-import { connect } from '../shared/mcp-client.ts';
+import { codeOf, messageOf } from '../common/body.ts';
+import { keyHeaders } from '../common/discover.ts';
+import { clonedCourse } from '../common/generation.ts';
+import { judge, mustPass, readAssumed } from '../common/judge.ts';
+import { tail } from '../common/keys.ts';
+import { connect } from '../common/mcp-client.ts';
 
 /** Seed 000, Limits: "5 calls per key per day". */
 const AI_QUOTA_PER_KEY = 5;

@@ -6,11 +6,11 @@
 import { type Context, evidenceOf, fail, type KeyInfo, pass } from '../../context.ts';
 import { Incomplete } from '../../outcomes.ts';
 import type { Check, Verdict } from '../../types.ts';
-import { assignmentsOf, keyHeaders } from '../shared/discover.ts';
-import { dayFromNow, groupWithMember, userInV2 } from '../shared/fixtures.ts';
-import { clonedCourse } from '../shared/generation.ts';
-import { judge, judgeUnauthorized, mustPass, type Request, readAssumed } from '../shared/judge.ts';
-import { headersOf, mustOffer, requireWriteTools, roleKey } from '../shared/keys.ts';
+import { assignmentsOf, keyHeaders } from '../common/discover.ts';
+import { dayFromNow, groupWithMember, userInV2 } from '../common/fixtures.ts';
+import { clonedCourse } from '../common/generation.ts';
+import { judge, judgeUnauthorized, mustPass, type Request, readAssumed } from '../common/judge.ts';
+import { headersOf, mustOffer, requireWriteTools, roleKey } from '../common/keys.ts';
 
 const area = 'v2.permission';
 

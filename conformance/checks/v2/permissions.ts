@@ -12,11 +12,11 @@ import type { ToolDefinition } from '../../../lib/tool-schemas.ts';
 import { type Context, evidenceOf, fail, pass, toolsOf } from '../../context.ts';
 import { Incomplete } from '../../outcomes.ts';
 import type { Check } from '../../types.ts';
+import { keyHeaders, v2CourseId, v2GroupId } from '../common/discover.ts';
+import { judge, mustPass, type Request } from '../common/judge.ts';
+import { headersOf, ROLES, roleKey, who } from '../common/keys.ts';
+import { AI_TOOLS, TOOLS, toolNamed } from '../common/tools.ts';
 import { harmless } from '../probes/harmless.ts';
-import { keyHeaders, v2CourseId, v2GroupId } from '../shared/discover.ts';
-import { judge, mustPass, type Request } from '../shared/judge.ts';
-import { headersOf, ROLES, roleKey, who } from '../shared/keys.ts';
-import { AI_TOOLS, TOOLS, toolNamed } from '../shared/tools.ts';
 
 const area = 'v2.permission';
 

@@ -11,9 +11,9 @@ import { type Context, evidenceOf, fail, pass } from '../../context.ts';
 import type { Exchange } from '../../http.ts';
 import { Departure, Incomplete } from '../../outcomes.ts';
 import type { Check } from '../../types.ts';
-import { courseToAssign, keyHeaders, v1Courses, v1Draft } from '../shared/discover.ts';
-import { createGroup, DAY, newUser } from '../shared/fixtures.ts';
-import { judge, mustPass, readAssumed } from '../shared/judge.ts';
+import { courseToAssign, keyHeaders, v1Courses, v1Draft } from '../common/discover.ts';
+import { createGroup, DAY, newUser } from '../common/fixtures.ts';
+import { judge, mustPass, readAssumed } from '../common/judge.ts';
 import { clockOf, courseEntry, datesIn, entriesIn, holdsText, leaves, same, v2IdOf } from './by-value.ts';
 
 const reads = { mcpScope: 'read' as const, apiKey: true };

@@ -8,8 +8,8 @@ import { type Context, evidenceOf, fail, pass } from '../../context.ts';
 import type { Exchange } from '../../http.ts';
 import { Incomplete } from '../../outcomes.ts';
 import type { Check } from '../../types.ts';
-import { keyHeaders, ownerId, v2CourseId, v2GroupId } from '../shared/discover.ts';
-import { contractCheck, judge, mustPass, type Request, readAssumed } from '../shared/judge.ts';
+import { keyHeaders, ownerId, v2CourseId, v2GroupId } from '../common/discover.ts';
+import { contractCheck, judge, mustPass, type Request, readAssumed } from '../common/judge.ts';
 
 export const needs = { mcpScope: 'read' as const };
 export const area = (a: string) => `v2.${a}`;

@@ -11,9 +11,9 @@ import { type Context, evidenceOf, fail, pass } from '../../context.ts';
 import type { Exchange } from '../../http.ts';
 import { Incomplete } from '../../outcomes.ts';
 import type { Check } from '../../types.ts';
-import { courseToAssign, keyHeaders, v1Courses } from '../shared/discover.ts';
-import { createGroup, DAY, newUser } from '../shared/fixtures.ts';
-import { judge, mustPass } from '../shared/judge.ts';
+import { courseToAssign, keyHeaders, v1Courses } from '../common/discover.ts';
+import { createGroup, DAY, newUser } from '../common/fixtures.ts';
+import { judge, mustPass } from '../common/judge.ts';
 import { userAssignments } from '../v1/assignments.ts';
 import {
   clockOf,

@@ -11,11 +11,11 @@ import { minimalPdf } from '../../fixtures.ts';
 import type { Exchange } from '../../http.ts';
 import { Incomplete } from '../../outcomes.ts';
 import type { Check } from '../../types.ts';
-import { keyHeaders, userStatus, v2CourseId, v2User } from '../shared/discover.ts';
-import { groupWithMember, userInV2 } from '../shared/fixtures.ts';
-import { clonedCourse, promptGeneration, upload } from '../shared/generation.ts';
-import { judge, mustPass, readAssumed } from '../shared/judge.ts';
-import { requireWriteTools } from '../shared/keys.ts';
+import { keyHeaders, userStatus, v2CourseId, v2User } from '../common/discover.ts';
+import { groupWithMember, userInV2 } from '../common/fixtures.ts';
+import { clonedCourse, promptGeneration, upload } from '../common/generation.ts';
+import { judge, mustPass, readAssumed } from '../common/judge.ts';
+import { requireWriteTools } from '../common/keys.ts';
 
 const needs = { mcpScope: 'write' as const, writes: true, apiKey: true };
 const area = (a: string) => `v2.${a}`;

@@ -4,8 +4,16 @@
 import { useState } from 'preact/hooks';
 import type { components, operations } from '../../../generated/admin.ts';
 import { iso } from '../api.ts';
+import {
+  type Column,
+  ErrorLine,
+  NOTHING_SHOWN,
+  Pager,
+  type Shown,
+  Table,
+  useConsole,
+} from '../components.tsx';
 import { usePage } from '../hooks.ts';
-import { type Column, ErrorLine, NOTHING_SHOWN, Pager, type Shown, Table, useConsole } from '../shared.tsx';
 
 const PAGE = 25;
 type Filters = NonNullable<operations['listTenantAssignments']['parameters']['query']>;

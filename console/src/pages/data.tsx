@@ -4,8 +4,16 @@ import { useState } from 'preact/hooks';
 import type { components } from '../../../generated/admin.ts';
 import type { AdminClient } from '../../../lib/admin-client.ts';
 import { iso } from '../api.ts';
+import {
+  type Column,
+  ErrorLine,
+  NOTHING_SHOWN,
+  Pager,
+  type Shown,
+  Table,
+  useConsole,
+} from '../components.tsx';
 import { type Answer, usePage } from '../hooks.ts';
-import { type Column, ErrorLine, NOTHING_SHOWN, Pager, type Shown, Table, useConsole } from '../shared.tsx';
 import { Assignments } from './assignments.tsx';
 
 const PAGE = 25;

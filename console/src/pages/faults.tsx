@@ -2,8 +2,8 @@
 import { useState } from 'preact/hooks';
 import type { components } from '../../../generated/admin.ts';
 import { download } from '../api.ts';
+import { type Column, ErrorLine, Table, useConsole } from '../components.tsx';
 import { usePage } from '../hooks.ts';
-import { type Column, ErrorLine, Table, useConsole } from '../shared.tsx';
 
 type Method = components['schemas']['HttpMethod'];
 

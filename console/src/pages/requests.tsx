@@ -3,9 +3,9 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { components, operations } from '../../../generated/admin.ts';
 import { download } from '../api.ts';
+import { type Column, ErrorLine, Json, Table, useConsole } from '../components.tsx';
 import { curlOf } from '../curl.ts';
 import { usePage } from '../hooks.ts';
-import { type Column, ErrorLine, Json, Table, useConsole } from '../shared.tsx';
 
 type Entry = components['schemas']['JournalEntry'];
 type Detail = components['schemas']['JournalEntryDetail'];

@@ -3,8 +3,8 @@
 import { useState } from 'preact/hooks';
 import type { components } from '../../../generated/admin.ts';
 import { iso } from '../api.ts';
+import { type Column, ErrorLine, Table, useConsole } from '../components.tsx';
 import { usePage } from '../hooks.ts';
-import { type Column, ErrorLine, Table, useConsole } from '../shared.tsx';
 
 const STEPS: [string, number][] = [
   ['+1 minute', 60],

@@ -4,8 +4,8 @@
 import { useState } from 'preact/hooks';
 import type { components } from '../../../generated/admin.ts';
 import { iso } from '../api.ts';
+import { type Column, ErrorLine, Table, useConsole } from '../components.tsx';
 import { usePage } from '../hooks.ts';
-import { type Column, ErrorLine, Table, useConsole } from '../shared.tsx';
 
 type Receiver = components['schemas']['WebhookReceiver'];
 type Delivery = components['schemas']['WebhookDelivery'];

@@ -2,7 +2,7 @@
 // paths and keys they name, and the rewrites they are made of, for the proxy in front of the real
 // mock (../proxy.ts): the generic ones (an answer edited, a request changed or answered here) and the
 // shapes many departures share (a field dropped, a key swapped, an error reworded, a status changed).
-import { UNKNOWN_ID } from '../../../conformance/checks/shared/discover.ts';
+import { UNKNOWN_ID } from '../../../conformance/checks/common/discover.ts';
 import { absentToolNames, loadTools } from '../../../lib/tool-schemas.ts';
 import { DEMO_SITE_API_KEY, READ_KEY, WRITE_KEY } from '../../mock/harness.ts';
 import type { DeploymentKeys } from '../deployment.ts';
