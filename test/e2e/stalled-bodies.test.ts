@@ -3,10 +3,9 @@
 // answered at once, its bodies discarded as they arrive rather than held, so the mock's memory stays
 // put; and a request whose body stalls, authenticated or not, is dropped within the request timeout
 // instead of being held for Node's five minutes.
-import { readFileSync } from 'node:fs';
-import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_SITE_API_KEY } from '../../mock/seed/demo.ts';
+import { residentBytes, stalledPost } from '../stalled-body.ts';
 import { freePort, type RunningProcess, startLmskit } from './process.ts';
 
 const TOKEN = 'e2e-admin-token-0123456789';
@@ -21,10 +20,6 @@ afterAll(async () => {
   await mock.exited;
 });
 
-/** The resident memory of a process, in bytes (Linux). */
-const residentBytes = (pid: number) =>
-  Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) * 1024;
-
 /** Rejects with `what` if `promise` has not settled after `ms`: a bound, not a measurement. */
 function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -34,31 +29,6 @@ function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
       timer = setTimeout(() => reject(new Error(`${what}: not after ${ms / 1000} s`)), ms);
     }),
   ]).finally(() => clearTimeout(timer));
-}
-
-const BODY_LENGTH = 1024 * 1024 - 1024; // within the 1 MB limit, so its length alone refuses nothing
-const SENT = Buffer.alloc(1000 * 1000, 'x'); // ~1 MB of it, then nothing more
-
-/** A POST whose body stops ~40 KB before its announced end and never comes. */
-function stalledPost(path: string, headers: Record<string, string>) {
-  const socket = connect({ port, host: '127.0.0.1' });
-  let received = '';
-  socket.setEncoding('latin1');
-  socket.on('data', (c) => (received += c));
-  socket.on('error', () => {});
-  const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
-  const head = [
-    `POST ${path} HTTP/1.1`,
-    `Host: 127.0.0.1:${port}`,
-    'Content-Type: application/json',
-    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
-    `Content-Length: ${BODY_LENGTH}`,
-    '',
-    '',
-  ].join('\r\n');
-  socket.write(head);
-  const flushed = new Promise<void>((resolve) => socket.write(SENT, () => resolve()));
-  return { received: () => received, closed, flushed };
 }
 
 /** Unauthenticated writes to each API: no key, a wrong key, a wrong admin token. */
@@ -84,7 +54,7 @@ describe('a body is read only after authentication, and a stalled body is droppe
     const before = residentBytes(pid);
     const stalled = Array.from({ length: 200 }, (_, n) => {
       const [path, headers] = UNAUTHENTICATED[n % UNAUTHENTICATED.length] as [string, Record<string, string>];
-      return stalledPost(path, headers);
+      return stalledPost(port, path, headers);
     });
     await within(Promise.all(stalled.map((s) => s.flushed)), 60_000, 'bodies sent');
     // The most the mock's memory reached while the bodies stalled, sampled for a while.
@@ -104,7 +74,7 @@ describe('a body is read only after authentication, and a stalled body is droppe
   }, 120_000);
 
   it('an authenticated request whose body stalls is dropped too, answered 408 in the API’s error shape', async () => {
-    const stalled = stalledPost('/openapi/v1/users', { 'X-API-KEY': DEMO_SITE_API_KEY });
+    const stalled = stalledPost(port, '/openapi/v1/users', { 'X-API-KEY': DEMO_SITE_API_KEY });
     await stalled.flushed;
     await within(stalled.closed, 60_000, 'stalled connection closed');
     expect(stalled.received()).toMatch(/^HTTP\/1\.1 408 /);

@@ -2,9 +2,8 @@
 // a well-formed X-MCP-Key, or with a key the platform refuses, is answered before its body is read,
 // so a crowd of unauthenticated connections that send most of a 1 MB body and then stall costs the
 // tool server next to nothing; and a request that does not arrive whole in time is dropped.
-import { readFileSync } from 'node:fs';
-import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { residentBytes, stalledPost } from '../stalled-body.ts';
 import {
   initializeRequest,
   type Mock,
@@ -19,45 +18,14 @@ import {
 
 afterAll(stopAll);
 
-/** The resident memory of a process, in bytes (Linux). */
-const residentBytes = (pid: number) =>
-  Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) * 1024;
-
-const BODY_LENGTH = 1024 * 1024 - 1024; // under the 1 MB limit, so it is not refused by its length
-const SENT = Buffer.alloc(1000 * 1000, 'x'); // ~1 MB of it, then nothing more
-
-interface Stalled {
-  socket: Socket;
-  /** What the server sent back (its status line first, if it answered). */
-  received: () => string;
-  /** Resolves when the server closed the connection. */
-  closed: Promise<void>;
-  /** Resolves when every byte sent was handed to the operating system. */
-  flushed: Promise<void>;
-}
-
-/** A POST /mcp from `from` whose body stops ~20 KB before its announced end, and never comes. */
-function stalledPost(port: number, key: string | undefined, from: string): Stalled {
-  const socket = connect({ port, host: '127.0.0.1', localAddress: from });
-  let received = '';
-  socket.setEncoding('latin1');
-  socket.on('data', (c) => (received += c));
-  socket.on('error', () => {});
-  const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
-  const head = [
-    'POST /mcp HTTP/1.1',
-    `Host: 127.0.0.1:${port}`,
-    'Content-Type: application/json',
-    'Accept: application/json, text/event-stream',
-    ...(key === undefined ? [] : [`X-MCP-Key: ${key}`]),
-    `Content-Length: ${BODY_LENGTH}`,
-    '',
-    '',
-  ].join('\r\n');
-  socket.write(head);
-  const flushed = new Promise<void>((resolve) => socket.write(SENT, () => resolve()));
-  return { socket, received: () => received, closed, flushed };
-}
+/** A POST /mcp from `from` whose body stalls, with `key` or none. */
+const stalledRpc = (port: number, key: string | undefined, from: string) =>
+  stalledPost(
+    port,
+    '/mcp',
+    { Accept: 'application/json, text/event-stream', ...(key === undefined ? {} : { 'X-MCP-Key': key }) },
+    from,
+  );
 
 describe('no body is buffered before the key is checked; stalled bodies are dropped (the stalled body rule)', () => {
   let mock: Mock;
@@ -85,7 +53,7 @@ describe('no body is buffered before the key is checked; stalled bodies are drop
           : n % 4 === 2
             ? 'lmcp_short'
             : `lmcp_${String(n).padStart(43, 'q')}`;
-    const stalled = Array.from({ length: 400 }, (_, n) => stalledPost(port, keys(n), '127.0.0.1'));
+    const stalled = Array.from({ length: 400 }, (_, n) => stalledRpc(port, keys(n), '127.0.0.1'));
     await within(Promise.all(stalled.map((s) => s.flushed)), 60_000, 'bodies sent');
     // The largest the server's memory got while the bodies stalled, sampled for a while.
     let most = 0;
@@ -105,7 +73,7 @@ describe('no body is buffered before the key is checked; stalled bodies are drop
   });
 
   it('an authenticated request whose body stalls is dropped too', async () => {
-    const stalled = stalledPost(Number(new URL(url).port), READ_KEY, '127.0.0.3');
+    const stalled = stalledRpc(Number(new URL(url).port), READ_KEY, '127.0.0.3');
     await stalled.flushed;
     await within(stalled.closed, 60_000, 'stalled connection closed');
     expect((await rpcPost(url, initializeRequest(), READ_KEY, {}, '127.0.0.3')).status).toBe(200);
