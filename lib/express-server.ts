@@ -9,6 +9,7 @@
 // Node documents the two options for this use (`http.createServer`: "useful for extending the
 // original IncomingMessage / ServerResponse").
 import { createServer, IncomingMessage, type Server, type ServerOptions, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Express } from 'express';
 
 /**
@@ -29,7 +30,7 @@ export function expressServer(
     (ServerResponse as unknown as (req: IncomingMessage, options?: object) => void).call(this, req, options);
   }
   ExpressResponse.prototype = app.response;
-  return createServer(
+  const server = createServer(
     {
       ...options,
       IncomingMessage: ExpressRequest as unknown as typeof IncomingMessage,
@@ -37,4 +38,25 @@ export function expressServer(
     },
     app,
   );
+  // With a listener here, Node leaves the close of a timed-out connection to it.
+  server.on('timeout', closeUnlessUsed);
+  return server;
+}
+
+/**
+ * Closes a kept-alive connection whose idle time has run out, unless a request reached it meanwhile.
+ *
+ * Why: the idle timer can fire late. When the event loop was busy past the connection's idle time
+ * (a large fixture loading, or a test's own synchronous work in the process that runs `startMock`),
+ * the client's next request may already wait in the socket's buffer when the timer fires, and Node
+ * would close the socket there and then: the client reads ECONNRESET for a request the server never
+ * saw. One turn of the event loop later, after its poll phase has read what was waiting, a
+ * connection that received anything is kept, and its request is answered; Node's request timeouts
+ * bound it from there. A connection on which nothing arrived is closed.
+ */
+function closeUnlessUsed(socket: Socket): void {
+  const read = socket.bytesRead;
+  setImmediate(() => {
+    if (socket.bytesRead === read) socket.destroy();
+  });
 }

@@ -2,7 +2,10 @@
 // client's own test suite makes between two requests (building a large fixture, a debugger, a busy
 // machine): a client that reuses the connection just as the mock closes it gets "other side closed"
 // for a request the mock never saw. 65 s, as common proxies keep them, leaves clients (which close an
-// idle connection a second before the time the server announces) the room to close it first.
+// idle connection a second or two before the time the server announces; Node's own server waits a
+// second past it) the room to close it first. And when the time runs out while the event loop is
+// busy, a request that has reached the connection meanwhile is answered, not reset
+// (lib/express-server.ts, `closeUnlessUsed`).
 import type { Server } from 'node:http';
 
 export const KEEP_ALIVE_MS = 65_000;
