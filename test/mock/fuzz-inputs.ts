@@ -121,16 +121,19 @@ export function seedOf(text: string): number {
 }
 
 /**
- * A value valid for `schema`, the same for the same seed on every run. A closed object whose
- * properties are all optional but some must be there (`minProperties`, the admin API's AI settings)
- * is one json-schema-faker gives up on; it is made again with every optional property (and at most
- * 3 items a list, as the fixtures' lists may hold thousands).
+ * A value valid for `schema`, the same for the same seed on every run. At most 3 items a list (no
+ * contract asks for more than 2): the fixtures' lists may hold thousands, and json-schema-faker,
+ * left to a list's `maxItems`, made fixtures of 4 to 16 MB, each seconds of work before it was
+ * refused for its size. A closed object whose properties are all optional but some must be there
+ * (`minProperties`, the admin API's AI settings) is one json-schema-faker gives up on; it is made
+ * again with every optional property.
  */
 export const fake = (schema: Node, seed: number): unknown => {
+  const options = { seed, maxDefaultItems: 3, maxItems: 3 };
   try {
-    return generateSync(schema, { seed, maxDefaultItems: 3 });
+    return generateSync(schema, options);
   } catch {
-    return generateSync(schema, { seed, maxDefaultItems: 3, maxItems: 3, alwaysFakeOptionals: true });
+    return generateSync(schema, { ...options, alwaysFakeOptionals: true });
   }
 };
 
