@@ -109,6 +109,13 @@ export function createApp(options: AppOptions) {
   // Before anything answers: a page of another site rebound to this address reads nothing, runs nothing.
   app.use(mockHostCheck(options.allowedHosts ?? mockAllowedHosts('127.0.0.1')));
   app.use(runtime.injectFaults);
+  // A shared store (docs/mock.md, Shared sandbox): an API request is answered from a platform that
+  // holds every command any replica committed before the request arrived.
+  app.use(['/openapi/v1', '/api/v2', '/__admin'], (_req: Request, _res: Response, next: NextFunction) => {
+    const caughtUp = platform.caughtUp();
+    if (!caughtUp) return next();
+    caughtUp.then(() => next(), next);
+  });
   // Generation runs in the background (seed 000, AI tools): a job whose time has come is settled
   // before a request reads anything, so every API, the console and a snapshot show its course. A
   // settlement the state file cannot keep now waits; a write then answers 503 (Platform.run).

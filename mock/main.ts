@@ -19,6 +19,7 @@ import { FixtureProblem, fixturesFrom } from './seed/fixture-file.ts';
 import { loadSeed, SEEDS } from './seed/index.ts';
 import { parseScale, scaleProblem, scaleTenant } from './seed/scale.ts';
 import { type RunningMock, startServer } from './server.ts';
+import { maskedStoreUrl, PostgresStore, StoreFromNewerVersion } from './store/postgres-store.ts';
 import {
   openWarnings,
   StateFile,
@@ -45,6 +46,9 @@ const HELP = `usage: lmskit mock [options]
                       (LMSKIT_ADMIN_TOKEN, default: random, printed)
   --state-file F      keep the state in F across restarts: a regular file, a new path, or a symbolic
                       link to a file, written through (LMSKIT_STATE_FILE, default: in memory)
+  --store URL         share one platform among every mock started with the same PostgreSQL database,
+                      postgres://USER:PASSWORD@HOST:PORT/DB (LMSKIT_STORE; docs/mock.md, Shared sandbox);
+                      the first replica's seed or fixtures start it, the others join its state
   --fsync             with --state-file: answer a write only once its line is flushed to disk
                       (fdatasync, in batches), so it survives a power cut, not only a crash
   --recover           start from the readable part of a damaged state file, or without the lines a
@@ -74,6 +78,7 @@ const values = parseCommandLine(
     'allowed-hosts': { type: 'string', default: fromEnv('LMSKIT_ALLOWED_HOSTS') },
     'admin-token': { type: 'string', default: fromEnv('LMSKIT_ADMIN_TOKEN') },
     'state-file': { type: 'string', default: fromEnv('LMSKIT_STATE_FILE') },
+    store: { type: 'string', default: fromEnv('LMSKIT_STORE') },
     recover: { type: 'boolean', default: false },
     fsync: { type: 'boolean', default: false },
     seed: { type: 'string', default: fromEnv('LMSKIT_SEED') },
@@ -154,6 +159,13 @@ if (values['admin-token'] !== undefined) {
   if (problem) usageError(problem, HELP);
 }
 const adminToken = values['admin-token'] ?? randomBytes(16).toString('hex');
+if (values.store !== undefined && values['state-file'] !== undefined)
+  usageError('--store and --state-file both keep the state: give one of them', HELP);
+if (values.store !== undefined && !/^postgres(ql)?:\/\//.test(values.store))
+  usageError(
+    `--store takes a PostgreSQL URL, postgres://USER:PASSWORD@HOST:PORT/DB, not ${maskedStoreUrl(values.store)}`,
+    HELP,
+  );
 if (values.fsync && !values['state-file'])
   usageError('--fsync needs --state-file: without a state file nothing is written to disk', HELP);
 let seeds = loadSeed;
@@ -235,6 +247,26 @@ if (stateFile) {
   }
 }
 
+// A shared store: this replica makes the platform's first state there, or joins the one it holds.
+let store: PostgresStore | undefined;
+if (values.store !== undefined) {
+  try {
+    const opened = await PostgresStore.open(values.store, platform);
+    store = opened.store;
+    if (opened.report.started === 'joined') {
+      if (fixtures)
+        console.warn(
+          `lmskit mock: --fixtures ${values.fixtures} not loaded: the shared store holds a state already (POST /__admin/fixtures loads them into it)`,
+        );
+      fixtures = undefined;
+      console.log(`store ${store.name}: joined, ${opened.report.replayed} command(s) replayed`);
+    }
+  } catch (error) {
+    console.error(`lmskit mock: ${(error as Error).message}`);
+    process.exit(error instanceof StoreFromNewerVersion ? 3 : 1);
+  }
+}
+
 let running: RunningMock;
 try {
   running = await startServer({
@@ -293,9 +325,11 @@ function banner(base: string): string {
       ? `  docs: ${base}/docs/ (built from the contracts on the first visit, a few seconds)`
       : '  docs: not served by the installed package; a clone of the kit builds them (npm run docs)',
     `  state: ${
-      stateFile
-        ? `${stateFile.path}${values.fsync ? ' (every write flushed to disk before its answer, --fsync)' : ''}`
-        : 'in memory (use --state-file to keep it)'
+      store
+        ? `shared with every replica of ${store.name}`
+        : stateFile
+          ? `${stateFile.path}${values.fsync ? ' (every write flushed to disk before its answer, --fsync)' : ''}`
+          : 'in memory (use --state-file to keep it)'
     }`,
     '',
     `try: curl -H 'X-API-KEY: ${demo?.siteApiKey ?? '<key>'}' ${base}/openapi/v1/courses`,
@@ -327,6 +361,6 @@ function shutdown(signal: string): void {
       );
     }
     stateFile?.close();
-    process.exit(0);
+    (store?.close() ?? Promise.resolve()).finally(() => process.exit(0));
   });
 }

@@ -23,6 +23,7 @@ import {
 import { loadSeed, SEEDS } from '../mock/seed/index.ts';
 import { parseScale, scaleProblem, scaleTenant } from '../mock/seed/scale.ts';
 import { type RunningMock, startServer } from '../mock/server.ts';
+import { PostgresStore } from '../mock/store/postgres-store.ts';
 import type { Fixture, JournalRequest, Mock, MockOptions } from './types.ts';
 
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
@@ -72,6 +73,9 @@ export async function startMock(options: MockOptions = {}): Promise<Mock> {
     start.settings,
   );
   platform.load(start.state ?? platform.seeds(start.seed), true);
+  // A shared store (docs/mock.md, Shared sandbox): this mock makes the platform there, or joins it.
+  const store =
+    options.store === undefined ? undefined : (await PostgresStore.open(options.store, platform)).store;
   const adminToken = options.adminToken || randomBytes(16).toString('hex');
   let running: RunningMock;
   try {
@@ -87,6 +91,7 @@ export async function startMock(options: MockOptions = {}): Promise<Mock> {
       host,
     });
   } catch (error) {
+    await store?.close();
     throw new Error(`startMock: cannot listen on ${host}:${port}: ${(error as Error).message}`);
   }
   const { url } = running;
@@ -99,6 +104,7 @@ export async function startMock(options: MockOptions = {}): Promise<Mock> {
     stopped ??= (async () => {
       await tools?.then((t) => t.stop()).catch(() => {});
       await running.close();
+      await store?.close();
     })();
     return stopped;
   };

@@ -76,6 +76,12 @@ export interface MockOptions {
   rateLimit?: number;
   /** Requests the request journal keeps (`admin.GET('/journal')`), 1 to 100 000; default 1000. */
   journalSize?: number;
+  /**
+   * A PostgreSQL URL (`postgres://USER:PASSWORD@HOST:PORT/DB`): the platform is the one every mock
+   * started with the same store serves (docs/mock.md, Shared sandbox). The first makes it from its
+   * seed or fixtures; the others join it. Default: in this process's memory.
+   */
+  store?: string;
 }
 
 export interface Mock {

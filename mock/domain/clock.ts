@@ -55,6 +55,26 @@ export class VirtualClock {
   advance(seconds: number): void {
     this.set(this.now() + seconds);
   }
+
+  /**
+   * What the clock is: its time and the wall-clock moment it had it. Replicas of a shared store
+   * (../store/postgres-store.ts) take the writer's, so every replica's `now()` is the same.
+   */
+  state(): ClockState {
+    return { base: this.base, wall: this.wallAtBase };
+  }
+
+  restore(state: ClockState): void {
+    this.base = state.base;
+    this.wallAtBase = state.wall;
+  }
+}
+
+export interface ClockState {
+  /** Virtual time, Unix seconds. */
+  base: number;
+  /** The wall-clock time, in milliseconds, at which the clock was at `base`. */
+  wall: number;
 }
 
 export const DAY = 86_400;

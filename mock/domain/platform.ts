@@ -7,7 +7,7 @@
 // random value (ids of keys, hashes) as input.
 
 import { dueJobs, nextJobDue } from './ai.ts';
-import { clockTimeProblem, type VirtualClock } from './clock.ts';
+import { type ClockState, clockTimeProblem, type VirtualClock } from './clock.ts';
 import { AGENT_COMMANDS } from './commands/agent.ts';
 import { AI_COMMANDS } from './commands/ai.ts';
 import { FIXTURE_COMMANDS } from './commands/fixtures.ts';
@@ -72,9 +72,29 @@ export interface CommandLogEntry {
   t: CommandName;
   a: unknown;
   at: number;
+  /** In a shared store: the clock after the command ran, which every replica takes. */
+  c?: ClockState;
 }
 
-/** Where commands are made durable (the state file, ../store/state-file.ts). */
+/**
+ * A command log that several processes share (../store/postgres-store.ts): it decides the order of
+ * every process's commands, so a command is run only while the process holds the log (`exclusive`),
+ * and a read first takes in what the others committed (`caughtUp`).
+ */
+export interface SharedLog {
+  /**
+   * Brings the platform up to the log's head, runs `action` with every other writer shut out, and
+   * commits what it appended before settling; rejects with a CommandLogError when the log cannot be
+   * reached or the commit fails (then nothing the action did is kept).
+   */
+  exclusive<T>(action: () => T | Promise<T>): Promise<T>;
+  /** Whether an `exclusive` action is running: only then may a command be appended. */
+  writing(): boolean;
+  /** Settles once the platform holds every command committed before the call. */
+  caughtUp(): Promise<void>;
+}
+
+/** Where commands are made durable (the state file, ../store/state-file.ts; a shared store). */
 export interface CommandLog {
   /** Makes the entry durable before its command runs; throws a CommandLogError when it cannot. */
   append(entry: CommandLogEntry): void;
@@ -85,6 +105,8 @@ export interface CommandLog {
    * CommandLogError when flushing failed); undefined when there is nothing to wait for.
    */
   durable?(): Promise<void> | undefined;
+  /** Present when other processes share the log. */
+  shared?: SharedLog;
 }
 
 /**
@@ -237,6 +259,13 @@ export class Platform {
     const now = this.clock.now();
     this.nextDue ??= nextJobDue(this.tenants.values());
     if (now < this.nextDue) return;
+    // A shared log takes commands only while this process holds it: the settlement waits its turn
+    // (a replica that settles them first leaves none due here).
+    const shared = this.commandLog?.shared;
+    if (shared && !shared.writing()) {
+      shared.exclusive(() => this.settleDueJobs()).catch(() => {});
+      return;
+    }
     const jobs = dueJobs(this.tenants.values(), now);
     if (jobs.length) this.execute('settleJobs', { jobs });
     this.jobsChanged();
@@ -308,6 +337,7 @@ export class Platform {
       if (entry) this.commandLog?.retract(entry);
       throw error;
     }
+    if (entry && this.commandLog?.shared) entry.c = this.clock.state();
     this.version++;
     for (const [id, tenant] of this.tenants) {
       const was = before.get(id);
@@ -336,11 +366,27 @@ export class Platform {
       : undefined;
     if (!command) throw new UnknownCommand(String(entry.t));
     this.atInstant(entry.at, () => command(this, entry.a));
+    if (entry.c) this.clock.restore(entry.c);
     this.version++;
+    this.jobsChanged();
   }
 
   setCommandLog(log: CommandLog | null): void {
     this.commandLog = log;
+  }
+
+  /**
+   * Runs a request's writes: at once without a shared log; with one, once this process holds it
+   * (SharedLog.exclusive), so that its commands take their place in the one order of every replica.
+   */
+  exclusive<T>(action: () => T): T | Promise<Awaited<T>> {
+    const shared = this.commandLog?.shared;
+    return shared ? shared.exclusive(action as () => Awaited<T> | Promise<Awaited<T>>) : action();
+  }
+
+  /** Settles once every command committed by any replica is in this platform; undefined without a shared log. */
+  caughtUp(): Promise<void> | undefined {
+    return this.commandLog?.shared?.caughtUp();
   }
 
   /** A mark to hand to `durable` later: how many commands were logged so far. */

@@ -60,7 +60,12 @@ export interface ContractRouterOptions {
    * Writes made durable in batches (`--fsync`, Platform.durable): an answer is sent once the
    * commands its handler ran are on disk, since a 2xx promises the write is kept.
    */
-  durability?: { writeMark(): number; durable(mark: number): Promise<void> | undefined };
+  durability?: {
+    writeMark(): number;
+    durable(mark: number): Promise<void> | undefined;
+    /** Runs a write's handler in its turn among every process's writes (a shared store, Platform.exclusive). */
+    exclusive<T>(action: () => T): T | Promise<Awaited<T>>;
+  };
 }
 
 /** One step of an operation's chain: like Express middleware, it answers or calls `next`. */
@@ -177,8 +182,10 @@ function chain(
       next();
     },
     (req, res) => {
-      const mark = options.durability?.writeMark();
-      const answer = handler(req, res, required(res, 'contract').input);
+      const { durability } = options;
+      const mark = durability?.writeMark();
+      const run = () => handler(req, res, required(res, 'contract').input);
+      const answer = durability && method !== 'get' && method !== 'head' ? durability.exclusive(run) : run();
       const settle = (a: AnswerObject) => {
         const flushed = mark === undefined ? undefined : options.durability?.durable(mark);
         if (flushed) return flushed.then(() => send(res, a));

@@ -188,19 +188,25 @@ export class WebhookDispatcher {
     const retry = !ok && attempts < this.maxAttempts;
     const delayMs = this.baseDelayMs * 2 ** (attempts - 1);
     const key = `${tenant.id}/${delivery.id}`;
+    // The state file or the shared store could not keep the attempt (a full disk, the store out of
+    // reach): the delivery stays pending and is tried again later — at least once, as promised.
+    const recorded = () => this.heldUntil.delete(key);
+    const later = () => this.heldUntil.set(key, Date.now() + this.recordRetryMs);
     try {
-      this.platform.run('recordDeliveryAttempt', {
-        tenantId: tenant.id,
-        deliveryId: delivery.id,
-        attempt: { at: new Date().toISOString(), status, error },
-        state: ok ? 'delivered' : retry ? 'pending' : 'failed',
-        nextAttemptAt: retry ? new Date(Date.now() + delayMs).toISOString() : null,
-      });
-      this.heldUntil.delete(key);
+      // In a shared store, in its turn among every replica's writes (Platform.exclusive).
+      const done = this.platform.exclusive(() =>
+        this.platform.run('recordDeliveryAttempt', {
+          tenantId: tenant.id,
+          deliveryId: delivery.id,
+          attempt: { at: new Date().toISOString(), status, error },
+          state: ok ? 'delivered' : retry ? 'pending' : 'failed',
+          nextAttemptAt: retry ? new Date(Date.now() + delayMs).toISOString() : null,
+        }),
+      );
+      if (done instanceof Promise) done.then(recorded, later);
+      else recorded();
     } catch {
-      // The state file could not keep the attempt (a full disk): the delivery stays pending and is
-      // tried again later — at least once, as promised.
-      this.heldUntil.set(key, Date.now() + this.recordRetryMs);
+      later();
     }
   }
 }

@@ -1,0 +1,363 @@
+// A shared store (docs/mock.md, Shared sandbox; docs/adr-0007-shared-sandbox.md): the platform's
+// command log kept in PostgreSQL, so that any number of mock processes (replicas) serve one platform.
+//
+// The log is the truth and each replica's memory a cache of it. One sequence orders every replica's
+// commands: a replica writes only while it holds the write lock (a PostgreSQL advisory lock, taken in
+// the write's transaction), first applies what the others committed, then runs the request's
+// commands in memory, and commits their entries before the request is answered: a 2xx means
+// committed. A command the domain refuses is taken back before the commit, so two replicas racing on
+// one rule (one e-mail, the last seat of a quota) give one winner and the documented refusal, as one
+// process does. When the commit fails, memory holds commands the store does not: the replica answers
+// 503 and rebuilds itself from the store before it serves again.
+//
+// A read first takes in every command committed before it arrived (linearizable reads): one query of
+// the commands after the replica's last, shared by the requests that arrive while it is under way.
+// Requests that arrive while a query is in flight wait for the next one, since the one in flight may
+// have asked before they were sent.
+//
+// Each entry carries the clock after its command (`c`), which every replica takes, so the virtual
+// clock is one. A replica starts from the newest snapshot in the store and the commands after it;
+// one is written every SNAPSHOT_EVERY commands by the replica that commits the last of them.
+import pg from 'pg';
+import type { ClockState } from '../domain/clock.ts';
+import {
+  type CommandLog,
+  type CommandLogEntry,
+  CommandLogError,
+  type Platform,
+  type SharedLog,
+  type Snapshot,
+  UnknownCommand,
+} from '../domain/platform.ts';
+import { CHANNEL, LOCKS, prepareSchema } from './postgres-schema.ts';
+
+export { StoreFromNewerVersion } from './postgres-schema.ts';
+
+/** A snapshot of the platform at a position of the log, with its clock. */
+interface StoredState {
+  snapshot: Snapshot;
+  clock: ClockState;
+}
+
+/** Commands between two snapshots in the store: a joining replica replays at most this many. */
+export const SNAPSHOT_EVERY = 1_000;
+/** Commands read in one query while catching up. */
+const PAGE = 2_000;
+/** Seconds a client is told to wait when the store cannot be reached. */
+const RETRY_AFTER = 2;
+
+/** The store's URL with its password hidden, for the banner, logs and error texts. */
+export function maskedStoreUrl(url: string): string {
+  try {
+    const { protocol, username, password, host, pathname } = new URL(url);
+    const user = username ? `${username}${password ? ':•••' : ''}@` : '';
+    return `${protocol}//${user}${host}${pathname}`;
+  } catch {
+    return 'the store (its URL cannot be read)';
+  }
+}
+
+/** What the store reached from the outside may say of itself, without the URL's secrets. */
+function unavailable(store: string, error: unknown): CommandLogError {
+  if (error instanceof CommandLogError) return error;
+  const reason = (error as { code?: string; message?: string }).code ?? 'no answer';
+  return new CommandLogError(
+    `The shared store ${store} cannot be reached (${reason}); nothing was changed, retry shortly.`,
+    RETRY_AFTER,
+  );
+}
+
+export interface StoreOpenReport {
+  /** Whether this replica made the platform's first state in the store, or joined one there. */
+  started: 'new' | 'joined';
+  /** Commands replayed after the snapshot this replica started from. */
+  replayed: number;
+}
+
+export class PostgresStore implements CommandLog, SharedLog {
+  readonly shared: SharedLog = this;
+  /** The last position of the log this replica's memory holds (its own uncommitted commands included). */
+  private applied = 0;
+  /** The position of the newest snapshot in the store that this replica knows of. */
+  private snapshotAt = 0;
+  /** Entries of the write under way, in order; committed together. */
+  private pending: CommandLogEntry[] = [];
+  private inWrite = false;
+  /** Memory may hold commands the store does not: rebuilt from the store before anything else. */
+  private stale = false;
+  /** The end of the writes queued in this replica: one at a time. */
+  private writes: Promise<unknown> = Promise.resolve();
+  private rebuilding: Promise<number> | null = null;
+  private round: Promise<void> | null = null;
+  private nextRound: Promise<void> | null = null;
+  private closed = false;
+
+  private constructor(
+    private readonly pool: pg.Pool,
+    private readonly platform: Platform,
+    /** The URL without its password. */
+    readonly name: string,
+  ) {}
+
+  /**
+   * Connects to the store, makes its tables on the first start, and loads the platform from it: from
+   * the platform's present state when the store holds none yet (this replica's seed or fixtures), else
+   * from the store's newest snapshot and the commands after it.
+   */
+  static async open(
+    url: string,
+    platform: Platform,
+  ): Promise<{ store: PostgresStore; report: StoreOpenReport }> {
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: 4,
+      connectionTimeoutMillis: 5_000,
+      query_timeout: 15_000,
+      application_name: 'lmskit mock',
+    });
+    // A connection that drops while idle (the server restarting) is an event, not a crash: the next
+    // query connects again.
+    pool.on('error', () => {});
+    const store = new PostgresStore(pool, platform, maskedStoreUrl(url));
+    let started: StoreOpenReport['started'] = 'joined';
+    const client = await pool.connect().catch(async (error) => {
+      await pool.end().catch(() => {});
+      throw unavailable(store.name, error);
+    });
+    try {
+      await client.query('BEGIN');
+      await prepareSchema(client);
+      const { rows } = await client.query('SELECT 1 FROM lmskit_snapshots LIMIT 1');
+      if (!rows.length) {
+        await client.query('INSERT INTO lmskit_snapshots (seq, state) VALUES (0, $1)', [store.stateText()]);
+        started = 'new';
+      }
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      client.release();
+      await pool.end().catch(() => {});
+      throw error instanceof Error && error.name === 'StoreFromNewerVersion'
+        ? error
+        : unavailable(store.name, error);
+    }
+    client.release();
+    const replayed = await store.rebuild();
+    platform.setCommandLog(store);
+    return { store, report: { started, replayed } };
+  }
+
+  // --- CommandLog: the entries of the write under way --------------------------------------------
+
+  append(entry: CommandLogEntry): void {
+    if (!this.inWrite)
+      throw new CommandLogError('A command outside a write cannot be ordered in the shared store.', 1);
+    this.pending.push(entry);
+    this.applied++;
+  }
+
+  retract(entry: CommandLogEntry): void {
+    const at = this.pending.lastIndexOf(entry);
+    if (at < 0) return;
+    this.pending.splice(at, 1);
+    this.applied--;
+  }
+
+  // --- SharedLog --------------------------------------------------------------------------------
+
+  writing(): boolean {
+    return this.inWrite;
+  }
+
+  exclusive<T>(action: () => T | Promise<T>): Promise<T> {
+    const run = this.writes.then(() => this.write(action));
+    this.writes = run.catch(() => {});
+    return run;
+  }
+
+  caughtUp(): Promise<void> {
+    // A write of this replica under way holds commands not yet committed: a read waits for it.
+    const writes = this.writes;
+    if (!this.round) {
+      this.round = this.startRound();
+      return Promise.all([this.round, writes]).then(() => {});
+    }
+    this.nextRound ??= this.round.then(
+      () => this.followingRound(),
+      () => this.followingRound(),
+    );
+    return Promise.all([this.nextRound, writes]).then(() => {});
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.writes;
+    await this.pool.end().catch(() => {});
+  }
+
+  // --- Inside ------------------------------------------------------------------------------------
+
+  private followingRound(): Promise<void> {
+    this.nextRound = null;
+    this.round = this.startRound();
+    return this.round;
+  }
+
+  private startRound(): Promise<void> {
+    const round: Promise<void> = (this.stale ? this.rebuild() : this.pull(this.pool)).then(
+      () => {},
+      (error) => {
+        throw unavailable(this.name, error);
+      },
+    );
+    const settled = round.finally(() => {
+      if (this.round === settled) this.round = null;
+    });
+    return settled;
+  }
+
+  private async write<T>(action: () => T | Promise<T>): Promise<T> {
+    if (this.closed) throw new CommandLogError('The mock is shutting down.', RETRY_AFTER);
+    let client: pg.PoolClient;
+    try {
+      if (this.stale) await this.rebuild();
+      client = await this.pool.connect();
+    } catch (error) {
+      throw unavailable(this.name, error);
+    }
+    try {
+      await client.query('BEGIN');
+      await client.query('SELECT pg_advisory_xact_lock($1)', [LOCKS.write]);
+      await this.pull(client);
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      client.release();
+      throw unavailable(this.name, error);
+    }
+
+    this.pending = [];
+    this.inWrite = true;
+    let result: T | undefined;
+    let refusal: unknown;
+    let refused = false;
+    try {
+      result = await action();
+    } catch (error) {
+      refused = true;
+      refusal = error;
+    } finally {
+      this.inWrite = false;
+    }
+    // A refused request may still have run commands before its refusal (a job settled first): they
+    // changed memory, so they are committed like any other.
+    const entries = this.pending;
+    this.pending = [];
+    const first = this.applied - entries.length + 1;
+    try {
+      if (entries.length) {
+        await client.query(
+          'INSERT INTO lmskit_commands (seq, entry) SELECT * FROM unnest($1::bigint[], $2::text[])',
+          [entries.map((_, i) => first + i), entries.map((e) => JSON.stringify(e))],
+        );
+        await client.query('SELECT pg_notify($1, $2)', [CHANNEL, String(this.applied)]);
+      }
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      client.release();
+      if (entries.length) this.stale = true;
+      throw unavailable(this.name, error);
+    }
+    client.release();
+    if (this.applied - this.snapshotAt >= SNAPSHOT_EVERY) this.writeSnapshot();
+    if (refused) throw refusal;
+    return result as T;
+  }
+
+  /** Applies the commands committed after this replica's last, in order. */
+  private async pull(db: pg.Pool | pg.PoolClient): Promise<number> {
+    let replayed = 0;
+    for (;;) {
+      const { rows } = await db.query<{ seq: string; entry: string }>(
+        'SELECT seq, entry FROM lmskit_commands WHERE seq > $1 ORDER BY seq LIMIT $2',
+        [this.applied, PAGE],
+      );
+      for (const row of rows) {
+        const seq = Number(row.seq);
+        // A write of this replica committed while the query was under way: already in memory.
+        if (seq <= this.applied) continue;
+        if (seq !== this.applied + 1 || this.stale) {
+          this.stale = true;
+          throw new CommandLogError('The replica lost its place in the shared log; it is rebuilt.', 1);
+        }
+        this.replay(JSON.parse(row.entry) as CommandLogEntry);
+        this.applied = seq;
+        replayed++;
+      }
+      if (rows.length < PAGE) return replayed;
+    }
+  }
+
+  private replay(entry: CommandLogEntry): void {
+    try {
+      this.platform.replay(entry);
+    } catch (error) {
+      if (error instanceof UnknownCommand) throw error;
+      // Every entry in the log ran once without a refusal; one that is refused here means memory
+      // departed from the log: rebuilt from the store.
+      this.stale = true;
+      throw new CommandLogError('The replica departed from the shared log; it is rebuilt.', 1);
+    }
+  }
+
+  /** Loads the newest snapshot and the commands after it; answers how many were replayed. */
+  private rebuild(): Promise<number> {
+    this.rebuilding ??= this.load().finally(() => {
+      this.rebuilding = null;
+    });
+    return this.rebuilding;
+  }
+
+  private async load(): Promise<number> {
+    const { rows } = await this.pool.query<{ seq: string; state: string }>(
+      'SELECT seq, state FROM lmskit_snapshots ORDER BY seq DESC LIMIT 1',
+    );
+    const row = rows[0];
+    if (!row) throw new CommandLogError('The shared store holds no state.', RETRY_AFTER);
+    const stored = JSON.parse(row.state) as StoredState;
+    this.platform.loadSnapshot(stored.snapshot);
+    this.platform.clock.restore(stored.clock);
+    this.applied = Number(row.seq);
+    this.snapshotAt = this.applied;
+    this.stale = false;
+    return this.pull(this.pool);
+  }
+
+  private stateText(): string {
+    const state: StoredState = { snapshot: this.platform.snapshot(), clock: this.platform.clock.state() };
+    return JSON.stringify(state);
+  }
+
+  /**
+   * Writes the state as of the replica's last command (taken now, while nothing runs) and drops
+   * older snapshots but the one before it. In the background: a failure leaves the older snapshot,
+   * and the next replica to pass the mark tries again.
+   */
+  private writeSnapshot(): void {
+    const seq = this.applied;
+    this.snapshotAt = seq;
+    const text = this.stateText();
+    this.pool
+      .query('INSERT INTO lmskit_snapshots (seq, state) VALUES ($1, $2) ON CONFLICT (seq) DO NOTHING', [
+        seq,
+        text,
+      ])
+      .then(() =>
+        this.pool.query(
+          'DELETE FROM lmskit_snapshots WHERE seq < (SELECT min(seq) FROM (SELECT seq FROM lmskit_snapshots ORDER BY seq DESC LIMIT 2) newest)',
+        ),
+      )
+      .catch(() => {});
+  }
+}
