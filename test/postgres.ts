@@ -31,7 +31,7 @@ export async function startPostgres(): Promise<TestPostgres> {
     port,
     user: 'postgres',
     password: PASSWORD,
-    persistent: false,
+    persistent: true,
     createPostgresUser: process.getuid?.() === 0,
     onLog: () => {},
     onError: () => {},

@@ -5,25 +5,28 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_SITE_API_KEY } from '../../mock/seed/demo.ts';
 import { STORE_PASSWORD, startPostgres, type TestPostgres } from '../postgres.ts';
+import type { RunningProcess as Replica } from './process.ts';
 import { client, freePort, type RunningProcess, startLmskit } from './process.ts';
 
 const TOKEN = 'shared-sandbox-admin-token';
 let db: TestPostgres;
+let store: string;
 const replicas: RunningProcess[] = [];
 const bases: string[] = [];
 
+const startReplica = (port: number): Promise<Replica> =>
+  startLmskit(
+    ['mock', '--port', String(port), '--store', store, '--admin-token', TOKEN, '--frozen-clock'],
+    /try: curl/,
+  );
+
 beforeAll(async () => {
   db = await startPostgres();
-  const url = await db.database();
+  store = await db.database();
   // One after another: the first makes the store from its seed, the others join it.
   for (let i = 0; i < 3; i++) {
     const port = await freePort();
-    replicas.push(
-      await startLmskit(
-        ['mock', '--port', String(port), '--store', url, '--admin-token', TOKEN, '--frozen-clock'],
-        /try: curl/,
-      ),
-    );
+    replicas.push(await startReplica(port));
     bases.push(`http://127.0.0.1:${port}`);
   }
 });
@@ -89,5 +92,76 @@ describe('a shared sandbox: three replicas, one platform (docs/mock.md, Shared s
     const snapshots = await Promise.all(bases.map(async (base) => (await admin(base)('/snapshot')).body));
     expect(snapshots[1]).toEqual(snapshots[0]);
     expect(snapshots[2]).toEqual(snapshots[0]);
+  });
+});
+
+/** Groups made one after another by `workers` clients taking the replicas in turn, until `stop()`; the answered ones. */
+function writeLoad(workers: number) {
+  const acknowledged: { id: number; name: string }[] = [];
+  let running = true;
+  let made = 0;
+  const loops = Array.from({ length: workers }, async () => {
+    while (running) {
+      const name = `Load ${made++}`;
+      const answer = await v1(next())('/groups', { method: 'POST', json: { name } }).catch(() => null);
+      if (answer?.status === 201) acknowledged.push({ id: answer.body.id, name });
+    }
+  });
+  return {
+    acknowledged,
+    stop: async () => {
+      running = false;
+      await Promise.all(loops);
+    },
+  };
+}
+
+describe('a shared sandbox when a replica or PostgreSQL fails (docs/mock.md, Shared sandbox)', () => {
+  it('kill -9 of a replica under a write load loses no answered write; restarted, it catches up with the others', async () => {
+    const load = writeLoad(4);
+    await expect.poll(() => load.acknowledged.length, { timeout: 60_000 }).toBeGreaterThan(30);
+    const victim = replicas[0] as RunningProcess;
+    victim.child.kill('SIGKILL');
+    await victim.exited;
+    const before = load.acknowledged.length;
+    await expect.poll(() => load.acknowledged.length, { timeout: 60_000 }).toBeGreaterThan(before + 30);
+    await load.stop();
+
+    replicas[0] = await startReplica(Number(new URL(bases[0] as string).port));
+    for (const group of load.acknowledged) {
+      const read = await v1(bases[0] as string)(`/groups/${group.id}/statistics`);
+      expect([read.status, read.body.group?.name]).toEqual([200, group.name]);
+    }
+    const snapshots = await Promise.all(bases.map(async (base) => (await admin(base)('/snapshot')).body));
+    expect(snapshots[1]).toEqual(snapshots[0]);
+    expect(snapshots[2]).toEqual(snapshots[0]);
+  });
+
+  it('PostgreSQL stopped: every replica answers 503 with Retry-After and stays up; started again, they serve by themselves and nothing was lost', async () => {
+    const kept = await v1(next())('/groups', { method: 'POST', json: { name: 'Kept across the outage' } });
+    expect(kept.status).toBe(201);
+    await db.stop();
+    try {
+      for (const base of bases) {
+        const read = await v1(base)('/courses');
+        expect(read.status).toBe(503);
+        expect(Number(read.headers.get('retry-after'))).toBeGreaterThan(0);
+        expect(JSON.stringify(read.body)).not.toContain(STORE_PASSWORD);
+        const write = await v1(base)('/groups', { method: 'POST', json: { name: 'During the outage' } });
+        expect(write.status).toBe(503);
+      }
+    } finally {
+      await db.start();
+    }
+    for (const base of bases)
+      await expect.poll(async () => (await v1(base)('/courses')).status, { timeout: 60_000 }).toBe(200);
+    for (const base of bases) {
+      const read = await v1(base)(`/groups/${kept.body.id}/statistics`);
+      expect(read.body.group.name).toBe('Kept across the outage');
+    }
+    expect((await v1(next())('/groups', { method: 'POST', json: { name: 'After the outage' } })).status).toBe(
+      201,
+    );
+    for (const p of replicas) expect(p.child.exitCode).toBeNull();
   });
 });
