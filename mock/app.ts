@@ -183,6 +183,7 @@ export function createApp(options: AppOptions) {
       return sendError(req, res, 503, 'STATE_NOT_SAVED', error.message);
     }
     if (error instanceof DomainError) {
+      if (error.retryAfter !== undefined) res.set('Retry-After', String(error.retryAfter));
       if (apiOf(req.originalUrl) === 'v1') return sendV1Error(res, v1ErrorOf(error));
       return sendErrorBody(res, { status: STATUS_OF[error.code], code: error.code, message: error.message });
     }

@@ -20,12 +20,15 @@ export interface DomainErrorDetails {
   fields?: Record<string, string[]>;
   /** Extra data of the error (the 422 of a ban carries `courses`). */
   data?: Record<string, unknown>;
+  /** Seconds after which the same request may succeed (a quota's reset), sent as `Retry-After`. */
+  retryAfter?: number;
 }
 
 /** Made by the factories below, which name the kind; the kind picks v1's status, the code v2's and admin's. */
 export class DomainError extends Error {
   readonly fields: Record<string, string[]>;
   readonly data?: Record<string, unknown>;
+  readonly retryAfter?: number;
   constructor(
     readonly kind: DomainErrorKind,
     readonly code: ErrorCode,
@@ -36,6 +39,7 @@ export class DomainError extends Error {
     this.name = 'DomainError';
     this.fields = details.fields ?? {};
     if (details.data) this.data = details.data;
+    if (details.retryAfter !== undefined) this.retryAfter = details.retryAfter;
   }
 }
 

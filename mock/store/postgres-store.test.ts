@@ -81,6 +81,25 @@ describe('shared store: replicas serve one platform', () => {
     expect(snapshots[2]).toEqual(snapshots[0]);
   });
 
+  it('replicas racing on the last AI call of a key’s day: exactly one gets it, the others 429 MCP_RATE_LIMITED (seed 000, Limits: 5 calls per key per day)', async () => {
+    const url = await db.database();
+    const replicas = [await replica(url), await replica(url), await replica(url)];
+    const call = (r: (typeof replicas)[number]) =>
+      r.platform.exclusive(() =>
+        r.platform.run('regenerateLesson', {
+          tenantId: 'demo',
+          actorId: 1,
+          lessonId: 1,
+          quotaKeyId: 'key_race',
+        }),
+      );
+    for (let i = 0; i < 4; i++) await call(replicas[i % 3] as (typeof replicas)[number]);
+    const outcomes = await Promise.allSettled(replicas.map(call));
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+    for (const o of outcomes.filter((o) => o.status === 'rejected'))
+      expect((o as PromiseRejectedResult).reason).toMatchObject({ code: 'MCP_RATE_LIMITED' });
+  });
+
   it('the virtual clock is one: moved through one replica, the others tell the same time', async () => {
     const url = await db.database();
     const a = await replica(url, 'demo', false);

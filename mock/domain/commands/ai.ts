@@ -1,6 +1,7 @@
 // The AI tools' commands (seed 000, AI tools): the extracted chunks come in, so replay needs neither
 // the file nor the extractor.
 import {
+  aiQuotaRefusal,
   consumeAiQuota,
   createJob,
   type GenerateInput,
@@ -14,6 +15,7 @@ import {
   updateAiSettings,
 } from '../ai.ts';
 import { utcDay } from '../clock.ts';
+import { conflict } from '../errors.ts';
 import type { AiSettings } from '../model.ts';
 import type { Platform } from '../platform.ts';
 import { type AgentArgs, actor } from './agent.ts';
@@ -22,11 +24,18 @@ import { type AgentArgs, actor } from './agent.ts';
 type AiArgs = AgentArgs & { quotaKeyId?: string };
 
 /**
- * An AI call that succeeded counts against the day's quota in the same command, so the call and its
- * count are logged, or refused, together.
+ * An AI call counts against the day's quota in the same command, so the call and its count are
+ * logged, or refused, together. The quota is checked here too, not only by the v2 pipeline before
+ * the call: replicas of a shared store racing on the day's last call are ordered by the command log,
+ * and only the first finds room (docs/mock.md, Shared sandbox).
  */
-function counted<R>(p: Platform, a: AiArgs, result: R): R {
-  if (a.quotaKeyId) consumeAiQuota(p.tenant(a.tenantId), a.quotaKeyId, p.now());
+function counted<R>(p: Platform, a: AiArgs, call: () => R): R {
+  if (!a.quotaKeyId) return call();
+  const tenant = p.tenant(a.tenantId);
+  const refusal = aiQuotaRefusal(tenant, a.quotaKeyId, p.now());
+  if (refusal) throw conflict('MCP_RATE_LIMITED', refusal.message, { retryAfter: refusal.retryAfter });
+  const result = call();
+  consumeAiQuota(tenant, a.quotaKeyId, p.now());
   return result;
 }
 
@@ -38,7 +47,7 @@ export const AI_COMMANDS = {
     processUpload(p.tenant(a.tenantId), a.sessionId, a.fileId),
 
   createJob: (p: Platform, a: AiArgs & { input: GenerateInput }) => {
-    const job = counted(p, a, createJob(p.tenant(a.tenantId), actor(p, a), a.input, p.now()));
+    const job = counted(p, a, () => createJob(p.tenant(a.tenantId), actor(p, a), a.input, p.now()));
     p.jobsChanged();
     return job;
   },
@@ -62,13 +71,15 @@ export const AI_COMMANDS = {
   },
 
   refineCourse: (p: Platform, a: AiArgs & { courseId: number; feedback: string }) =>
-    counted(p, a, refineCourse(p.tenant(a.tenantId), actor(p, a), a.courseId, a.feedback, p.now())),
+    counted(p, a, () => refineCourse(p.tenant(a.tenantId), actor(p, a), a.courseId, a.feedback, p.now())),
 
   regenerateQuestion: (p: Platform, a: AiArgs & { questionId: number; feedback?: string }) =>
-    counted(p, a, regenerateQuestion(p.tenant(a.tenantId), actor(p, a), a.questionId, a.feedback, p.now())),
+    counted(p, a, () =>
+      regenerateQuestion(p.tenant(a.tenantId), actor(p, a), a.questionId, a.feedback, p.now()),
+    ),
 
   regenerateLesson: (p: Platform, a: AiArgs & { lessonId: number; feedback?: string }) =>
-    counted(p, a, regenerateLesson(p.tenant(a.tenantId), actor(p, a), a.lessonId, a.feedback, p.now())),
+    counted(p, a, () => regenerateLesson(p.tenant(a.tenantId), actor(p, a), a.lessonId, a.feedback, p.now())),
 
   /** A separate command in command logs written before AI calls counted themselves (see `counted`). */
   consumeAiQuota: (p: Platform, a: { tenantId: string; keyId: string }) =>
