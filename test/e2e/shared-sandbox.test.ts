@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_SITE_API_KEY } from '../../mock/seed/demo.ts';
 import { STORE_PASSWORD, startPostgres, type TestPostgres } from '../postgres.ts';
 import type { RunningProcess as Replica } from './process.ts';
-import { client, freePort, type RunningProcess, startLmskit } from './process.ts';
+import { client, freePort, type RunningProcess, runLmskit, startLmskit } from './process.ts';
 
 const TOKEN = 'shared-sandbox-admin-token';
 let db: TestPostgres;
@@ -115,6 +115,32 @@ function writeLoad(workers: number) {
     },
   };
 }
+
+describe('lmskit mock --store refuses what cannot work, in one sentence and exit code 2 (docs/mock.md, Shared sandbox)', () => {
+  it.each([
+    [['--store', 'mysql://me:hunter2secret@127.0.0.1/db'], /--store takes a PostgreSQL URL/],
+    [
+      ['--store', 'postgres://me:hunter2secret@127.0.0.1/db', '--state-file', 'state.jsonl'],
+      /--store and --state-file both keep the state/,
+    ],
+  ])('%j', async (flags, sentence) => {
+    const { code, output } = await runLmskit(['mock', '--port', '0', ...flags], {}, { killAfterMs: 30_000 });
+    expect(code).toBe(2);
+    expect(output).toMatch(sentence);
+    expect(output).not.toContain('hunter2secret');
+  });
+
+  it('a store out of reach stops the start with a sentence naming it without its password', async () => {
+    const { code, output } = await runLmskit(
+      ['mock', '--port', '0', '--store', 'postgres://me:hunter2secret@127.0.0.1:1/db'],
+      {},
+      { killAfterMs: 60_000 },
+    );
+    expect(code).toBe(1);
+    expect(output).toMatch(/The shared store postgres:\/\/me:•••@127\.0\.0\.1:1\/db cannot be reached/);
+    expect(output).not.toContain('hunter2secret');
+  });
+});
 
 describe('a shared sandbox when a replica or PostgreSQL fails (docs/mock.md, Shared sandbox)', () => {
   it('kill -9 of a replica under a write load loses no answered write; restarted, it catches up with the others', async () => {
