@@ -97,7 +97,7 @@ export function createApp(options: AppOptions) {
       : undefined;
 
   // In memory, for this run: the v2 pipeline counts requests with it, the admin API shows and resets them.
-  const rateLimiter = new KeyRateLimiter(options.limits?.requestsPerMinute);
+  const rateLimiter = new KeyRateLimiter(options.limits?.requestsPerMinute, options.limits?.nowMs);
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', options.trustProxy ?? 'loopback');

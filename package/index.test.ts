@@ -344,7 +344,7 @@ describe('runConformance', () => {
     const ai = report.results.filter((r) => r.id.startsWith('v2.ai.'));
     expect(ai.map((r) => r.id)).toContain('v2.ai.generate.flow');
     expect(ai.filter((r) => r.status !== 'pass').map((r) => `${r.id}: ${r.reason}`)).toEqual([]);
-  });
+  }, 120_000); // runs the AI checks: a few seconds quiet, past 30 s beside busy processes; guards a hang
 
   it('refuses a run without a baseUrl, or with one that is no URL', async () => {
     await expect(runConformance({ baseUrl: '' })).rejects.toThrow(/baseUrl is required/);
@@ -519,5 +519,5 @@ describe("the guide's runConformance example (docs/guide.md; run as it stands by
       await tools.stop();
       await mock.stop();
     }
-  }, 60_000);
+  }, 180_000); // the whole suite: 8 s quiet, 40 s beside busy processes; guards a hang
 });

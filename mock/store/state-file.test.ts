@@ -36,6 +36,9 @@ import {
   StateFileUnusable,
 } from './state-file.ts';
 
+/** How long a wait on the server's progress may take: it guards a hang, not a quiet machine's speed. */
+const UNTIL = { timeout: 30_000 };
+
 let dir = '';
 let path = '';
 const opened: StateFile[] = [];
@@ -605,19 +608,19 @@ describe('StateFile with fsync: group commit (docs/mock.md, Durable state: --fsy
     const { create, answers, stop } = await serve(platform);
 
     const first = create('one');
-    await vi.waitFor(() => expect(flushes).toHaveLength(1));
+    await vi.waitFor(() => expect(flushes).toHaveLength(1), UNTIL);
     // The line was written before the flush began.
     expect(flushes[0]?.held).toContain('User one');
 
     const more = [create('two'), create('three')];
-    await vi.waitFor(() => expect(readFileSync(path, 'utf8')).toContain('User three'));
+    await vi.waitFor(() => expect(readFileSync(path, 'utf8')).toContain('User three'), UNTIL);
     // One flush at a time, and no write answered before its flush finished.
     expect(flushes).toHaveLength(1);
     expect(answers).toEqual({});
 
     flushes[0]?.finish();
     expect(await first).toBe(201);
-    await vi.waitFor(() => expect(flushes).toHaveLength(2));
+    await vi.waitFor(() => expect(flushes).toHaveLength(2), UNTIL);
     expect(flushes[1]?.held).toContain('User two');
     expect(flushes[1]?.held).toContain('User three');
     expect(answers).toEqual({ one: 201 });
@@ -634,7 +637,7 @@ describe('StateFile with fsync: group commit (docs/mock.md, Durable state: --fsy
     const { platform } = start({ fs: io, fsync: true });
     const { create, base, stop } = await serve(platform);
     const first = create('one');
-    await vi.waitFor(() => expect(flushes).toHaveLength(1));
+    await vi.waitFor(() => expect(flushes).toHaveLength(1), UNTIL);
     const read = await fetch(`${base}/courses`, { headers: { 'x-api-key': DEMO_SITE_API_KEY } });
     expect(read.status).toBe(200);
     // The same id again is refused: its line was taken back, nothing to flush.
@@ -661,7 +664,7 @@ describe('StateFile with fsync: group commit (docs/mock.md, Durable state: --fsy
     const { platform } = start({ fs: io, fsync: true, onSyncFailure: (m) => told.push(m) });
     const { create, stop } = await serve(platform);
     const first = create('one');
-    await vi.waitFor(() => expect(flushes).toHaveLength(1));
+    await vi.waitFor(() => expect(flushes).toHaveLength(1), UNTIL);
     flushes[0]?.finish(Object.assign(new Error('EIO: i/o error'), { code: 'EIO' }));
     expect(await first).toBe(503);
     expect(told).toEqual([
@@ -678,7 +681,7 @@ describe('StateFile with fsync: group commit (docs/mock.md, Durable state: --fsy
     expect(dirFlushes.length).toBe(1);
     const { create, stop } = await serve(platform);
     const first = create('one');
-    await vi.waitFor(() => expect(flushes).toHaveLength(1));
+    await vi.waitFor(() => expect(flushes).toHaveLength(1), UNTIL);
     file.compact(platform);
     expect(dirFlushes.length).toBe(2);
     expect(await first).toBe(201);
@@ -686,7 +689,7 @@ describe('StateFile with fsync: group commit (docs/mock.md, Durable state: --fsy
     // longer matters, since the snapshot holds the write.
     flushes[0]?.finish(Object.assign(new Error('EIO'), { code: 'EIO' }));
     const second = create('two');
-    await vi.waitFor(() => expect(flushes).toHaveLength(2));
+    await vi.waitFor(() => expect(flushes).toHaveLength(2), UNTIL);
     flushes[1]?.finish();
     expect(await second).toBe(201);
     await stop();

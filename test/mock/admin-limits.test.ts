@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from './harness.ts';
 
 let h: Harness;
-// 4 a minute: a token comes back every 15 s, far longer than the test, so the counts hold still.
+// 4 a minute, on a stopped wall clock: no token comes back while the test runs, however slowly.
 beforeAll(async () => {
-  h = await startHarness('demo', { requestsPerMinute: 4 });
+  h = await startHarness('demo', { requestsPerMinute: 4, nowMs: () => 0 });
 });
 afterAll(() => h.close());
 

@@ -226,14 +226,16 @@ describe('limits (seed 000, Limits)', () => {
   });
 });
 
-// The limits below run on wall-clock time: the tests never wait for a refill, they read the delay.
 describe('per-key rate limit (seed 000, Errors: 429 MCP_RATE_LIMITED; docs/adr-0002: token bucket per key)', () => {
   let small: Harness;
   beforeAll(async () => {
+    // On a stopped wall clock: no token comes back and no failure leaves the window while the test
+    // runs, however slowly; the delays it reads are the full ones.
     small = await startHarness('demo', {
       requestsPerMinute: 3,
       failedAuthMax: 3,
       failedAuthWindowSeconds: 300,
+      nowMs: () => 0,
     });
   });
   afterAll(() => small.close());
@@ -271,10 +273,13 @@ describe('per-key rate limit (seed 000, Errors: 429 MCP_RATE_LIMITED; docs/adr-0
 describe('failed authentication per IP (seed 000, Errors: 429 MCP_AUTH_RATE_LIMITED)', () => {
   let small: Harness;
   beforeAll(async () => {
+    // On a stopped wall clock: no token comes back and no failure leaves the window while the test
+    // runs, however slowly; the delays it reads are the full ones.
     small = await startHarness('demo', {
       requestsPerMinute: 3,
       failedAuthMax: 3,
       failedAuthWindowSeconds: 300,
+      nowMs: () => 0,
     });
   });
   afterAll(() => small.close());

@@ -18,6 +18,11 @@ export interface PipelineLimits {
   requestsPerMinute?: number;
   failedAuthMax?: number;
   failedAuthWindowSeconds?: number;
+  /**
+   * The wall clock both limits count time on, in milliseconds (default `Date.now`): a test of a
+   * small bucket freezes it, so its verdict does not depend on how fast the requests go.
+   */
+  nowMs?: () => number;
 }
 
 export interface Operation {
@@ -38,8 +43,12 @@ export class Pipeline {
     /** Shared with the admin API, which shows and resets the counters; one of its own otherwise. */
     rate?: KeyRateLimiter,
   ) {
-    this.failedAuth = new FailedAuthLimiter(limits.failedAuthMax, limits.failedAuthWindowSeconds);
-    this.rate = rate ?? new KeyRateLimiter(limits.requestsPerMinute);
+    this.failedAuth = new FailedAuthLimiter(
+      limits.failedAuthMax,
+      limits.failedAuthWindowSeconds,
+      limits.nowMs,
+    );
+    this.rate = rate ?? new KeyRateLimiter(limits.requestsPerMinute, limits.nowMs);
   }
 
   /**
