@@ -239,6 +239,8 @@ export class Platform {
   private nextDue: number | undefined;
   private jobTimer: ReturnType<typeof setTimeout> | undefined;
   private jobTimerOn = false;
+  /** A settlement waiting for the shared log's turn. */
+  private settling: Promise<void> | undefined;
 
   /** Jobs were made, settled or replaced: when the next one is due is found again on the next look. */
   jobsChanged(): void {
@@ -261,9 +263,15 @@ export class Platform {
     if (now < this.nextDue) return;
     // A shared log takes commands only while this process holds it: the settlement waits its turn
     // (a replica that settles them first leaves none due here).
+    // One settlement in flight: the requests that find the job due meanwhile do not queue more.
     const shared = this.commandLog?.shared;
     if (shared && !shared.writing()) {
-      shared.exclusive(() => this.settleDueJobs()).catch(() => {});
+      this.settling ??= shared
+        .exclusive(() => this.settleDueJobs())
+        .catch(() => {})
+        .finally(() => {
+          this.settling = undefined;
+        });
       return;
     }
     const jobs = dueJobs(this.tenants.values(), now);

@@ -100,6 +100,33 @@ describe('shared store: replicas serve one platform', () => {
       expect((o as PromiseRejectedResult).reason).toMatchObject({ code: 'MCP_RATE_LIMITED' });
   });
 
+  it('a generation job made through one replica settles once, through the log, and every replica sees its course (seed 000, Generation job)', async () => {
+    const url = await db.database();
+    const a = await replica(url);
+    const b = await replica(url);
+    const job = await a.platform.exclusive(() =>
+      a.platform.run('createJob', {
+        tenantId: 'demo',
+        actorId: 1,
+        input: { prompt: 'A course about ladders' },
+      }),
+    );
+    await a.platform.exclusive(() => a.platform.run('advanceClock', { seconds: 3_600 }));
+    // Both replicas find the job due; one settles it, the other then finds nothing left to settle.
+    await read(b, (p) => p.settleDueJobs());
+    a.platform.settleDueJobs();
+    const settled = (r: { platform: Platform }) => read(r, (p) => p.tenant('demo').jobs.get(job.id)?.status);
+    await expect.poll(() => settled(a)).toBe('completed');
+    await expect.poll(() => settled(b)).toBe('completed');
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    const { rows } = await client.query(
+      'SELECT count(*) AS n FROM lmskit_commands WHERE entry LIKE \'{"t":"settleJobs"%\'',
+    );
+    await client.end();
+    expect(rows[0].n).toBe('1');
+  });
+
   it('the virtual clock is one: moved through one replica, the others tell the same time', async () => {
     const url = await db.database();
     const a = await replica(url, 'demo', false);
