@@ -20,8 +20,13 @@ import { INDEX_POLICY, pageHeaders } from './http/page-headers.ts';
 import { apiOf, Runtime } from './http/runtime.ts';
 import { sendV1Error, v1ErrorOf } from './http/v1/errors.ts';
 import { v1Router } from './http/v1/router.ts';
+import type { LimitCounters } from './http/v2/pipeline/counters.ts';
+import {
+  DEFAULT_FAILED_AUTH_MAX,
+  DEFAULT_FAILED_AUTH_WINDOW_SECONDS,
+} from './http/v2/pipeline/failed-auth-limit.ts';
 import type { PipelineLimits } from './http/v2/pipeline/index.ts';
-import { KeyRateLimiter } from './http/v2/pipeline/rate-limit.ts';
+import { DEFAULT_REQUESTS_PER_MINUTE, KeyRateLimiter } from './http/v2/pipeline/rate-limit.ts';
 import { v2Router } from './http/v2/router.ts';
 import { loadSpecs, type Specs } from './specs.ts';
 
@@ -55,6 +60,11 @@ export interface AppOptions {
    * `empty`, `scale`) or fixtures. Default: the demo seed.
    */
   start?: StartState;
+  /**
+   * Where the /api/v2 rate limit and failed logins count: a shared store's (docs/mock.md, Shared
+   * sandbox), one count for every replica. In this process when not given.
+   */
+  counters?: LimitCounters;
 }
 
 export type StartState = { seed: string } | { fixture: AdminComponents['schemas']['Fixture'] };
@@ -96,8 +106,16 @@ export function createApp(options: AppOptions) {
         }
       : undefined;
 
-  // In memory, for this run: the v2 pipeline counts requests with it, the admin API shows and resets them.
-  const rateLimiter = new KeyRateLimiter(options.limits?.requestsPerMinute, options.limits?.nowMs);
+  // The v2 pipeline counts requests with it, the admin API shows and resets them: in memory, for this
+  // run, or in a shared store for every replica (where time is the database's clock).
+  const { limits = {}, counters } = options;
+  const rateLimiter = counters
+    ? counters.rateLimiter(limits.requestsPerMinute ?? DEFAULT_REQUESTS_PER_MINUTE)
+    : new KeyRateLimiter(limits.requestsPerMinute, limits.nowMs);
+  const failedLogins = counters?.failedLogins(
+    limits.failedAuthMax ?? DEFAULT_FAILED_AUTH_MAX,
+    limits.failedAuthWindowSeconds ?? DEFAULT_FAILED_AUTH_WINDOW_SECONDS,
+  );
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', options.trustProxy ?? 'loopback');
@@ -147,6 +165,7 @@ export function createApp(options: AppOptions) {
       platform,
       limits: options.limits,
       rateLimiter,
+      failedLogins,
       onResponseMismatch: mismatch('v2'),
     }),
   );

@@ -275,6 +275,7 @@ try {
     adminToken,
     version,
     limits: { requestsPerMinute: rateLimit },
+    counters: store?.limitCounters(),
     trustProxy,
     journalSize,
     allowedHosts,

@@ -84,6 +84,7 @@ export async function startMock(options: MockOptions = {}): Promise<Mock> {
       adminToken,
       version: VERSION,
       limits: { requestsPerMinute: rateLimit },
+      counters: store?.limitCounters(),
       journalSize: options.journalSize,
       allowedHosts,
       start: start.fixture ? { fixture: start.fixture } : { seed: start.seed },

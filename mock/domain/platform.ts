@@ -92,6 +92,11 @@ export interface SharedLog {
   writing(): boolean;
   /** Settles once the platform holds every command committed before the call. */
   caughtUp(): Promise<void>;
+  /**
+   * Work outside the log that goes with the write under way (a shared counter cleared by a reset):
+   * the write commits only once it is done, and fails (committing nothing) when it fails.
+   */
+  beforeCommit(work: Promise<unknown>): void;
 }
 
 /** Where commands are made durable (the state file, ../store/state-file.ts; a shared store). */
@@ -390,6 +395,18 @@ export class Platform {
   exclusive<T>(action: () => T): T | Promise<Awaited<T>> {
     const shared = this.commandLog?.shared;
     return shared ? shared.exclusive(action as () => Awaited<T> | Promise<Awaited<T>>) : action();
+  }
+
+  /**
+   * Runs work that goes with a command but is kept outside the platform (the pipeline's counters): at
+   * once without a shared log. With one, only in the replica that runs the command, not in those that
+   * replay it (the counters are shared too), and the command commits once the work is done.
+   */
+  alongside(work: () => Promise<unknown> | undefined): void {
+    const shared = this.commandLog?.shared;
+    if (shared && !shared.writing()) return;
+    const done = work();
+    if (shared && done) shared.beforeCommit(done);
   }
 
   /** Settles once every command committed by any replica is in this platform; undefined without a shared log. */

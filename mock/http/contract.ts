@@ -45,7 +45,7 @@ export interface ContractRouterOptions {
    * Runs after the body is read, before the cache and validation (what the caller may do: scopes,
    * licence, limits); may answer itself. The journal then shows the body of a refused write.
    */
-  admit?: (req: Request, res: Response, operation: Node) => boolean;
+  admit?: (req: Request, res: Response, operation: Node) => boolean | Promise<boolean>;
   /** Answers invalid input in the API's error shape. */
   invalid: (res: Response, problems: InputProblem[], operation: Node) => void;
   /** When set, every JSON answer is checked against the document; a departure is passed here. */
@@ -143,17 +143,13 @@ function chain(
     (req, res, next) => {
       // For the request journal (journal/): which operation this was, and why it was refused.
       contextOf(res).operationId = operation.operationId;
-      const admitted = options.before ? options.before(req, res, operation) : true;
-      if (admitted instanceof Promise) return admitted.then((yes) => yes && next());
-      if (admitted) next();
+      proceedIf(options.before ? options.before(req, res, operation) : true, next);
     },
     // The body is read only once `before` has admitted the request: a client without credentials
     // gets its refusal without the mock holding its body (docs/mock.md, "Bounds"); the rest of an
     // unread body is discarded as it arrives. No operation reads a GET's body.
     (req, res, next) => (req.method === 'GET' || req.method === 'HEAD' ? next() : body(req, res, next)),
-    (req, res, next) => {
-      if (!options.admit || options.admit(req, res, operation)) next();
-    },
+    (req, res, next) => proceedIf(options.admit ? options.admit(req, res, operation) : true, next),
     // The cache comes before coercion and validation: a kept answer is a 200 to this very URL, and
     // the input of a GET that takes no body is its URL alone (validate-input.ts checks path and
     // query), so validating it again could only repeat the verdict. Parsing and checking the query
@@ -195,4 +191,16 @@ function chain(
       return settle(answer);
     },
   ];
+}
+
+/**
+ * Goes on to the next step when a check admitted the request (a check that refused has answered);
+ * a check that could not be made (a shared store out of reach) goes to the error handler.
+ */
+function proceedIf(admitted: boolean | Promise<boolean>, next: NextFunction): void {
+  if (admitted instanceof Promise)
+    admitted.then((yes) => {
+      if (yes) next();
+    }, next);
+  else if (admitted) next();
 }

@@ -1,7 +1,8 @@
 // The tables of a shared store (docs/mock.md, Shared sandbox; docs/adr-0007-shared-sandbox.md): the
-// command log every replica applies in order, the snapshots a replica starts from, and the schema's
-// version. Made on the first start, under a lock so that replicas starting together make them once;
-// a store whose schema is newer than this lmskit's is refused, never altered.
+// command log every replica applies in order, the snapshots a replica starts from, the pipeline's
+// counters (postgres-limits.ts), and the schema's version. Made on the first start, under a lock so
+// that replicas starting together make them once; a store whose schema is newer than this lmskit's is
+// refused, never altered.
 import type { PoolClient } from 'pg';
 
 /** The schema this lmskit writes and reads; a store at a higher one was made by a newer lmskit. */
@@ -22,6 +23,11 @@ const TABLES = `
   CREATE TABLE IF NOT EXISTS lmskit_meta (key text PRIMARY KEY, value text NOT NULL);
   CREATE TABLE IF NOT EXISTS lmskit_commands (seq bigint PRIMARY KEY, entry text NOT NULL);
   CREATE TABLE IF NOT EXISTS lmskit_snapshots (seq bigint PRIMARY KEY, state text NOT NULL);
+  CREATE TABLE IF NOT EXISTS lmskit_rate (
+    key_id text PRIMARY KEY, tokens float8 NOT NULL, at_ms float8 NOT NULL, admitted boolean NOT NULL);
+  CREATE TABLE IF NOT EXISTS lmskit_failed_logins (
+    address text PRIMARY KEY, times float8[] NOT NULL, last_ms float8 NOT NULL);
+  CREATE INDEX IF NOT EXISTS lmskit_failed_logins_last ON lmskit_failed_logins (last_ms);
 `;
 
 /** The store was made by a newer lmskit: this one neither reads nor alters it. */

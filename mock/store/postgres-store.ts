@@ -29,6 +29,8 @@ import {
   type Snapshot,
   UnknownCommand,
 } from '../domain/platform.ts';
+import type { LimitCounters } from '../http/v2/pipeline/counters.ts';
+import { postgresLimitCounters } from './postgres-limits.ts';
 import { CHANNEL, LOCKS, prepareSchema } from './postgres-schema.ts';
 
 export { StoreFromNewerVersion } from './postgres-schema.ts';
@@ -83,6 +85,8 @@ export class PostgresStore implements CommandLog, SharedLog {
   /** Entries of the write under way, in order; committed together. */
   private pending: CommandLogEntry[] = [];
   private inWrite = false;
+  /** Work outside the log that the write under way commits after (SharedLog.beforeCommit). */
+  private alongside: Promise<unknown>[] = [];
   /** Memory may hold commands the store does not: rebuilt from the store before anything else. */
   private stale = false;
   /** The end of the writes queued in this replica: one at a time. */
@@ -147,6 +151,17 @@ export class PostgresStore implements CommandLog, SharedLog {
     return { store, report: { started, replayed } };
   }
 
+  /** The pipeline's counters, one for every replica (postgres-limits.ts). */
+  limitCounters(): LimitCounters {
+    return postgresLimitCounters(async (text, values) => {
+      try {
+        return (await this.pool.query(text, values)).rows;
+      } catch (error) {
+        throw unavailable(this.name, error);
+      }
+    });
+  }
+
   // --- CommandLog: the entries of the write under way --------------------------------------------
 
   append(entry: CommandLogEntry): void {
@@ -173,6 +188,12 @@ export class PostgresStore implements CommandLog, SharedLog {
     const run = this.writes.then(() => this.write(action));
     this.writes = run.catch(() => {});
     return run;
+  }
+
+  beforeCommit(work: Promise<unknown>): void {
+    // Caught at once: a failure is the write's, found when it commits.
+    work.catch(() => {});
+    this.alongside.push(work);
   }
 
   caughtUp(): Promise<void> {
@@ -237,6 +258,7 @@ export class PostgresStore implements CommandLog, SharedLog {
     }
 
     this.pending = [];
+    this.alongside = [];
     this.inWrite = true;
     let result: T | undefined;
     let refusal: unknown;
@@ -254,7 +276,10 @@ export class PostgresStore implements CommandLog, SharedLog {
     const entries = this.pending;
     this.pending = [];
     const first = this.applied - entries.length + 1;
+    const alongside = this.alongside;
+    this.alongside = [];
     try {
+      await Promise.all(alongside);
       if (entries.length) {
         await client.query(
           'INSERT INTO lmskit_commands (seq, entry) SELECT * FROM unnest($1::bigint[], $2::text[])',

@@ -18,7 +18,7 @@ import type { RequestJournal } from '../journal.ts';
 import { contextOf } from '../request-context.ts';
 import { MAX_FAULTS, type Runtime } from '../runtime.ts';
 import { type Handlers, ok } from '../typed-handlers.ts';
-import type { KeyRateLimiter } from '../v2/pipeline/rate-limit.ts';
+import type { RateLimiter } from '../v2/pipeline/counters.ts';
 import { assignmentView, dataHandlers } from './data.ts';
 import { deliveryHandlers } from './delivery.ts';
 import { fixtureHandlers } from './fixtures.ts';
@@ -34,7 +34,7 @@ export interface AdminOptions {
   platform: Platform;
   runtime: Runtime;
   /** The /api/v2 per-key rate limiter, whose counters getLimits shows and resetLimits empties. */
-  rateLimiter: KeyRateLimiter;
+  rateLimiter: RateLimiter;
   journal: RequestJournal;
   adminToken: string;
   version: string;

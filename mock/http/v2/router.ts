@@ -20,8 +20,8 @@ import { contractRouter } from '../contract.ts';
 import { describeProblems, errorAnswer, sendError } from '../error-body.ts';
 import { contextOf, required } from '../request-context.ts';
 import { type Handlers, ok } from '../typed-handlers.ts';
-import { isFailure, Pipeline, type PipelineLimits } from './pipeline/index.ts';
-import type { KeyRateLimiter } from './pipeline/rate-limit.ts';
+import type { FailedLoginLimiter, RateLimiter } from './pipeline/counters.ts';
+import { isFailure, Pipeline, type PipelineLimits, type Verdict } from './pipeline/index.ts';
 import { extractionLimits, receiveUpload } from './upload.ts';
 import * as view from './views.ts';
 
@@ -30,7 +30,9 @@ export interface V2Options {
   platform: Platform;
   limits?: PipelineLimits;
   /** The per-key rate limiter, when the admin API shares it. */
-  rateLimiter?: KeyRateLimiter;
+  rateLimiter?: RateLimiter;
+  /** The failed logins, when they are counted in a shared store. */
+  failedLogins?: FailedLoginLimiter;
   onResponseMismatch?: Parameters<typeof contractRouter>[0]['onResponseMismatch'];
 }
 
@@ -45,9 +47,27 @@ const TOOL_NEEDS: ToolNeeds[] = loadTools().map((t) => ({
 /** An optional query parameter as its text. */
 const optionalText = (value: unknown) => (value === undefined ? undefined : String(value));
 
-export function v2Router({ spec, platform, limits, rateLimiter, onResponseMismatch }: V2Options) {
-  const pipeline = new Pipeline(platform, limits, rateLimiter);
-  platform.onLoad(() => pipeline.forgetCounters());
+/** Answers a refusal of the pipeline, or keeps the caller it admitted for the handler. */
+function admitted(res: Response, verdict: Verdict): boolean | Promise<boolean> {
+  if (verdict instanceof Promise) return verdict.then((v) => admitted(res, v) as boolean);
+  if (isFailure(verdict)) {
+    sendError(res, verdict);
+    return false;
+  }
+  contextOf(res).caller = verdict;
+  return true;
+}
+
+export function v2Router({
+  spec,
+  platform,
+  limits,
+  rateLimiter,
+  failedLogins,
+  onResponseMismatch,
+}: V2Options) {
+  const pipeline = new Pipeline(platform, limits, rateLimiter, failedLogins);
+  platform.onLoad(() => platform.alongside(() => pipeline.forgetCounters()));
   const extractor = new Extractor(extractionLimits(spec));
   const caller = (res: Response) => required(res, 'caller');
   const who = (res: Response) => ({ tenantId: caller(res).tenant.id, actorId: caller(res).user.id });
@@ -255,31 +275,22 @@ export function v2Router({ spec, platform, limits, rateLimiter, onResponseMismat
     // With --fsync a write's answer waits for its line to be on disk (docs/mock.md, Durable state).
     durability: platform,
     // The key before the body is read; what the key may do after (the pipeline's two halves).
-    before: (req, res) => {
-      const result = pipeline.authenticate(
-        // Node joins a repeated custom header into one string; never an array.
-        req.headers['x-mcp-key'] as string | undefined,
-        // Express compiles --trust-proxy into `trust proxy fn`; the address is the kit's one reading.
-        () =>
-          clientAddressOf(
-            req.socket.remoteAddress,
-            req.headers['x-forwarded-for'] as string | undefined,
-            req.app.get('trust proxy fn') as TrustProxy,
-          ) ?? 'unknown',
-      );
-      if (isFailure(result)) {
-        sendError(res, result);
-        return false;
-      }
-      contextOf(res).caller = result;
-      return true;
-    },
-    admit: (_req, res, operation) => {
-      const result = pipeline.admit(caller(res), operation);
-      if (!isFailure(result)) return true;
-      sendError(res, result);
-      return false;
-    },
+    before: (req, res) =>
+      admitted(
+        res,
+        pipeline.authenticate(
+          // Node joins a repeated custom header into one string; never an array.
+          req.headers['x-mcp-key'] as string | undefined,
+          // Express compiles --trust-proxy into `trust proxy fn`; the address is the kit's one reading.
+          () =>
+            clientAddressOf(
+              req.socket.remoteAddress,
+              req.headers['x-forwarded-for'] as string | undefined,
+              req.app.get('trust proxy fn') as TrustProxy,
+            ) ?? 'unknown',
+        ),
+      ),
+    admit: (_req, res, operation) => admitted(res, pipeline.admit(caller(res), operation)),
     invalid: (res, problems) =>
       sendError(res, {
         status: 400,

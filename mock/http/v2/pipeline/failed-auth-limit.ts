@@ -8,22 +8,27 @@
 // so at most about 4 MB whatever clients send: when it is full, the address that failed longest ago
 // makes room. A client can name any address through a trusted proxy, so the bound is what keeps a
 // client that names a new one each time from growing the table.
+import type { FailedLoginLimiter } from './counters.ts';
 import type { Failure } from './failure.ts';
 
 /** The most client addresses whose failures are kept. */
 export const MAX_CLIENTS = 10_000;
 /** The longest address kept as it is (IPv6 text is at most 45 characters); longer ones are cut. */
-const MAX_ADDRESS = 64;
+export const MAX_ADDRESS = 64;
 
-export class FailedAuthLimiter {
+/** docs/adr-0002: 20 failed logins per client in 5 minutes. */
+export const DEFAULT_FAILED_AUTH_MAX = 20;
+export const DEFAULT_FAILED_AUTH_WINDOW_SECONDS = 300;
+
+export class FailedAuthLimiter implements FailedLoginLimiter {
   /** Failure times by address, least recently failed first. */
   private readonly failures = new Map<string, number[]>();
   /** Entries past which a failure sweeps the expired ones first. */
   private sweepAt = 1024;
 
   constructor(
-    readonly max = 20,
-    readonly windowSeconds = 300,
+    readonly max = DEFAULT_FAILED_AUTH_MAX,
+    readonly windowSeconds = DEFAULT_FAILED_AUTH_WINDOW_SECONDS,
     private readonly nowMs: () => number = Date.now,
   ) {}
 
@@ -40,16 +45,7 @@ export class FailedAuthLimiter {
     if (!this.failures.has(ip)) return null;
     const recent = this.recent(ip);
     if (recent.length < this.max) return null;
-    const retryAfter = Math.max(
-      1,
-      Math.ceil(((recent[0] ?? 0) + this.windowSeconds * 1000 - this.nowMs()) / 1000),
-    );
-    return {
-      status: 429,
-      code: 'MCP_AUTH_RATE_LIMITED',
-      message: `Too many failed attempts, retry after ${retryAfter}s.`,
-      retryAfter,
-    };
+    return tooManyFailures((recent[0] ?? 0) + this.windowSeconds * 1000 - this.nowMs());
   }
 
   fail(address: string): void {
@@ -76,4 +72,19 @@ export class FailedAuthLimiter {
   get trackedIps(): number {
     return this.failures.size;
   }
+
+  get watching(): boolean {
+    return this.failures.size > 0;
+  }
+}
+
+/** The refusal of a client whose oldest failure in the window leaves it in `msLeft`. */
+export function tooManyFailures(msLeft: number): Failure {
+  const retryAfter = Math.max(1, Math.ceil(msLeft / 1000));
+  return {
+    status: 429,
+    code: 'MCP_AUTH_RATE_LIMITED',
+    message: `Too many failed attempts, retry after ${retryAfter}s.`,
+    retryAfter,
+  };
 }

@@ -5,6 +5,7 @@ import type { Caller } from '../../../domain/access.ts';
 import type { Platform } from '../../../domain/platform.ts';
 import { checkAiQuota } from './ai-quota.ts';
 import { authenticate, isFailure } from './authenticate.ts';
+import type { FailedLoginLimiter, RateLimiter } from './counters.ts';
 import { FailedAuthLimiter } from './failed-auth-limit.ts';
 import type { Failure } from './failure.ts';
 import { checkAiAccess, checkLicence, checkWriteScope } from './licence.ts';
@@ -34,30 +35,30 @@ export interface Operation {
 }
 
 export class Pipeline {
-  private readonly failedAuth: FailedAuthLimiter;
-  private readonly rate: KeyRateLimiter;
+  private readonly failedAuth: FailedLoginLimiter;
+  private readonly rate: RateLimiter;
 
   constructor(
     private readonly platform: Platform,
     limits: PipelineLimits = {},
     /** Shared with the admin API, which shows and resets the counters; one of its own otherwise. */
-    rate?: KeyRateLimiter,
+    rate?: RateLimiter,
+    /** The failed logins, when they are counted elsewhere (a shared store); in this process otherwise. */
+    failedAuth?: FailedLoginLimiter,
   ) {
-    this.failedAuth = new FailedAuthLimiter(
-      limits.failedAuthMax,
-      limits.failedAuthWindowSeconds,
-      limits.nowMs,
-    );
+    this.failedAuth =
+      failedAuth ?? new FailedAuthLimiter(limits.failedAuthMax, limits.failedAuthWindowSeconds, limits.nowMs);
     this.rate = rate ?? new KeyRateLimiter(limits.requestsPerMinute, limits.nowMs);
   }
 
   /**
    * Forgets the failed logins and the rate-limit buckets: after a reset or an imported snapshot they
    * describe traffic to a platform that no longer exists (docs/mock.md, the admin API: reset).
+   * Settles once they are forgotten (at once in this process; a query in a shared store).
    */
-  forgetCounters(): void {
-    this.failedAuth.clear();
-    this.rate.clear();
+  forgetCounters(): Promise<unknown> | undefined {
+    const cleared = [this.failedAuth.clear(), this.rate.clear()].filter((c) => c instanceof Promise);
+    return cleared.length ? Promise.all(cleared) : undefined;
   }
 
   /**
@@ -66,35 +67,44 @@ export class Pipeline {
    * never has its body held.
    * `ip` is asked for only when it matters (some IP has failed, or this request fails): working out
    * the client's address through `trust proxy` showed in every request's profile (bench/RESULTS.md).
+   * A promise when the counters are in a shared store.
    */
-  authenticate(key: string | undefined, ip: () => string): Caller | Failure {
-    const blocked = this.failedAuth.trackedIps > 0 ? this.failedAuth.check(ip()) : null;
-    if (blocked) return blocked;
+  authenticate(key: string | undefined, ip: () => string): Verdict {
+    const blocked = this.failedAuth.watching ? this.failedAuth.check(ip()) : null;
+    if (blocked instanceof Promise) return blocked.then((refused) => refused ?? this.verify(key, ip));
+    return blocked ?? this.verify(key, ip);
+  }
+
+  private verify(key: string | undefined, ip: () => string): Verdict {
     const caller = authenticate(this.platform, key);
     // Only a presented key that does not verify is a failed attempt: the limit guards against key
     // guessing, and a request without a key guesses nothing (it still gets 401).
-    if (isFailure(caller) && key) this.failedAuth.fail(ip());
-    return caller;
+    if (!isFailure(caller) || !key) return caller;
+    const counted = this.failedAuth.fail(ip());
+    return counted instanceof Promise ? counted.then(() => caller) : caller;
   }
 
-  /** The remaining steps for an authenticated caller: licence, scope, AI switch, rate, permission, quota. */
-  admit(caller: Caller, operation: Operation): Caller | Failure {
+  /**
+   * The remaining steps for an authenticated caller: licence, scope, AI switch, rate, permission, quota.
+   * A promise when the counters are in a shared store.
+   */
+  admit(caller: Caller, operation: Operation): Verdict {
+    const refused =
+      checkLicence(caller) ?? checkWriteScope(caller, operation) ?? checkAiAccess(caller, operation);
+    if (refused) return refused;
+    const limited = this.rate.take(caller.key.id);
+    if (limited instanceof Promise) return limited.then((l) => l ?? this.lastSteps(caller, operation));
+    return limited ?? this.lastSteps(caller, operation);
+  }
+
+  private lastSteps(caller: Caller, operation: Operation): Caller | Failure {
     return (
-      checkLicence(caller) ??
-      checkWriteScope(caller, operation) ??
-      checkAiAccess(caller, operation) ??
-      this.rate.take(caller.key.id) ??
-      checkPermission(caller, operation) ??
-      checkAiQuota(caller, operation, this.platform.now()) ??
-      caller
+      checkPermission(caller, operation) ?? checkAiQuota(caller, operation, this.platform.now()) ?? caller
     );
   }
-
-  /** Every step in order. */
-  run(key: string | undefined, ip: () => string, operation: Operation): Caller | Failure {
-    const caller = this.authenticate(key, ip);
-    return isFailure(caller) ? caller : this.admit(caller, operation);
-  }
 }
+
+/** What a step of the pipeline answers: the caller, admitted so far, or the refusal. */
+export type Verdict = Caller | Failure | Promise<Caller | Failure>;
 
 export { isFailure };

@@ -1,14 +1,18 @@
 // Step 6 (seed 000, Errors: 429 MCP_RATE_LIMITED "per-key rate limit exceeded"): a token bucket per
 // key (docs/adr-0002: 120 requests per minute). The refusal carries the delay in its message and in
 // `Retry-After`. Wall-clock time: a rate limit is about real traffic.
+import type { RateLimiter } from './counters.ts';
 import type { Failure } from './failure.ts';
 
-export class KeyRateLimiter {
+/** docs/adr-0002: 120 requests per minute per key. */
+export const DEFAULT_REQUESTS_PER_MINUTE = 120;
+
+export class KeyRateLimiter implements RateLimiter {
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
 
   constructor(
     /** Requests per minute per key; 0 turns the limit off. */
-    readonly perMinute = 120,
+    readonly perMinute = DEFAULT_REQUESTS_PER_MINUTE,
     private readonly nowMs: () => number = Date.now,
   ) {}
 
@@ -48,12 +52,17 @@ export class KeyRateLimiter {
       bucket.tokens -= 1;
       return null;
     }
-    const retryAfter = Math.max(1, Math.ceil((1 - bucket.tokens) / perMs / 1000));
-    return {
-      status: 429,
-      code: 'MCP_RATE_LIMITED',
-      message: `Rate limit of ${this.perMinute} requests per minute exceeded, retry after ${retryAfter}s.`,
-      retryAfter,
-    };
+    return rateLimited(this.perMinute, bucket.tokens);
   }
+}
+
+/** The refusal of a request that found `tokens` (less than one) in its key's bucket. */
+export function rateLimited(perMinute: number, tokens: number): Failure {
+  const retryAfter = Math.max(1, Math.ceil(((1 - tokens) * 60) / perMinute));
+  return {
+    status: 429,
+    code: 'MCP_RATE_LIMITED',
+    message: `Rate limit of ${perMinute} requests per minute exceeded, retry after ${retryAfter}s.`,
+    retryAfter,
+  };
 }
