@@ -90,6 +90,7 @@ export function createApp(options: AppOptions) {
   const { platform } = options;
   const specs = options.specs ?? loadSpecs();
   const runtime = new Runtime();
+  if (platform.sharedLog) runtime.share(platform.sharedLog);
   const journal = new RequestJournal({
     size: options.journalSize,
     specs,
@@ -126,7 +127,6 @@ export function createApp(options: AppOptions) {
   app.use(journal.record);
   // Before anything answers: a page of another site rebound to this address reads nothing, runs nothing.
   app.use(mockHostCheck(options.allowedHosts ?? mockAllowedHosts('127.0.0.1')));
-  app.use(runtime.injectFaults);
   // A shared store (docs/mock.md, Shared sandbox): an API request is answered from a platform that
   // holds every command any replica committed before the request arrived.
   app.use(['/openapi/v1', '/api/v2', '/__admin'], (_req: Request, _res: Response, next: NextFunction) => {
@@ -134,6 +134,8 @@ export function createApp(options: AppOptions) {
     if (!caughtUp) return next();
     caughtUp.then(() => next(), next);
   });
+  // After the catch-up: with a shared store, a fault added through any replica is in force here.
+  app.use(runtime.injectFaults);
   // Generation runs in the background (seed 000, AI tools): a job whose time has come is settled
   // before a request reads anything, so every API, the console and a snapshot show its course. A
   // settlement the state file cannot keep now waits; a write then answers 503 (Platform.run).

@@ -97,6 +97,23 @@ export interface SharedLog {
    * the write commits only once it is done, and fails (committing nothing) when it fails.
    */
   beforeCommit(work: Promise<unknown>): void;
+  /**
+   * Keeps `side`, state outside the platform that every replica must hold alike (the injected faults),
+   * in the log. The function it answers appends a change (only inside `exclusive`) and applies it
+   * here; every replica applies the change in the log's order, and one that starts from a snapshot
+   * restores the side's state kept with it.
+   */
+  share<C, R>(name: string, side: SharedSide<C, R>): (change: C) => R;
+}
+
+/** State outside the platform kept alike by every replica of a shared log (SharedLog.share). */
+export interface SharedSide<C, R> {
+  /** Applies one change: plain JSON, as it is logged. */
+  apply(change: C): R;
+  /** The whole state, as plain JSON, for a snapshot of the store. */
+  state(): unknown;
+  /** Takes the state of a snapshot (undefined: none was kept, the state is empty). */
+  restore(state: unknown): void;
 }
 
 /** Where commands are made durable (the state file, ../store/state-file.ts; a shared store). */
@@ -407,6 +424,11 @@ export class Platform {
     if (shared && !shared.writing()) return;
     const done = work();
     if (shared && done) shared.beforeCommit(done);
+  }
+
+  /** The log this process shares with other replicas (a shared store), if any. */
+  get sharedLog(): SharedLog | undefined {
+    return this.commandLog?.shared;
   }
 
   /** Settles once every command committed by any replica is in this platform; undefined without a shared log. */

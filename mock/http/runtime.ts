@@ -1,8 +1,10 @@
-// The injected faults (admin API, "Faults"), outside the platform state: they describe this run only.
+// The injected faults (admin API, "Faults"), outside the platform state: they describe this run only
+// (with a shared store, the run of every replica).
 // The request journal is journal.ts (journal/).
 import type { NextFunction, Request, Response } from 'express';
 import type { components } from '../../generated/admin.ts';
 import { MCP_TOOL_HEADER } from '../../lib/mcp-headers.ts';
+import type { SharedLog } from '../domain/platform.ts';
 import { matchesJson } from './body-match.ts';
 import { jsonBody } from './json-body.ts';
 import { contextOf } from './request-context.ts';
@@ -60,33 +62,77 @@ function matchesHead(fault: Fault, req: Request): boolean {
 
 const wantsBody = (fault: Fault) => fault.match?.body !== undefined;
 
+/** A change of the faults in force: plain JSON, so that a shared store can log it (SharedLog.share). */
+type FaultChange =
+  | { add: Omit<Fault, 'id'> }
+  | { remove: string }
+  | { clear: true }
+  /** One request answered or delayed by the fault. */
+  | { spend: string };
+
 export class Runtime {
   readonly faults: Fault[] = [];
   private faultSeq = 0;
   /** Reads a JSON body for a fault that matches on it, as the contract router would (1 MB, depth 64). */
   private readonly readBody = jsonBody();
+  /** Applies a change here; with a shared store, logs it for every replica too (`share`). */
+  private change: (change: FaultChange) => unknown = (c) => this.applyChange(c);
+  private log: SharedLog | undefined;
+
+  /**
+   * Makes the faults one for every replica of a shared store (docs/mock.md, Shared sandbox): each
+   * change, a request's spending one included, goes through the log, so a fault with `count: 1`
+   * answers once in the whole sandbox.
+   */
+  share(log: SharedLog): void {
+    this.log = log;
+    this.change = log.share<FaultChange, unknown>('faults', {
+      apply: (c) => this.applyChange(c),
+      state: () => ({ faults: this.faults, seq: this.faultSeq }),
+      restore: (state) => {
+        const kept = state as { faults: Fault[]; seq: number } | undefined;
+        this.faults.splice(0, this.faults.length, ...(kept?.faults ?? []));
+        this.faultSeq = kept?.seq ?? 0;
+      },
+    });
+  }
 
   addFault(input: Omit<Fault, 'id' | 'remaining'> & { count: number }): Fault {
     const { count, match, ...rest } = input;
-    const fault: Fault = {
-      id: `fault_${++this.faultSeq}`,
-      ...rest,
-      // Header names are compared in any case (RFC 9110, 5.1): kept in lower case, as Node gives them.
-      ...(match ? { match: { ...match, ...headersInLowerCase(match.headers) } } : {}),
-      remaining: count,
-    };
-    this.faults.push(fault);
-    return fault;
+    return this.change({
+      add: {
+        ...rest,
+        // Header names are compared in any case (RFC 9110, 5.1): kept in lower case, as Node gives them.
+        ...(match ? { match: { ...match, ...headersInLowerCase(match.headers) } } : {}),
+        remaining: count,
+      },
+    }) as Fault;
   }
 
   /** Takes one fault out of force; undefined when it has run out or was never there. */
   removeFault(id: string): Fault | undefined {
-    const index = this.faults.findIndex((f) => f.id === id);
-    return index < 0 ? undefined : this.faults.splice(index, 1)[0];
+    return this.change({ remove: id }) as Fault | undefined;
   }
 
   clearFaults(): void {
-    this.faults.length = 0;
+    this.change({ clear: true });
+  }
+
+  private applyChange(change: FaultChange): Fault | undefined {
+    if ('add' in change) {
+      const fault: Fault = { id: `fault_${++this.faultSeq}`, ...change.add };
+      this.faults.push(fault);
+      return fault;
+    }
+    if ('clear' in change) {
+      this.faults.length = 0;
+      return undefined;
+    }
+    const index = this.faults.findIndex((f) => f.id === ('remove' in change ? change.remove : change.spend));
+    const fault = this.faults[index];
+    if (!fault) return undefined;
+    if ('remove' in change || --fault.remaining <= 0) this.faults.splice(index, 1);
+    return fault;
   }
 
   /**
@@ -99,7 +145,7 @@ export class Runtime {
     if (this.faults.length === 0 || req.path.startsWith('/__admin')) return next();
     const candidates = this.faults.filter((f) => matchesHead(f, req));
     if (candidates.length === 0) return next();
-    if (!candidates.some(wantsBody)) return this.apply(candidates[0] as Fault, res, next);
+    if (!candidates.some(wantsBody)) return this.apply(candidates[0] as Fault, req, res, next);
     this.readBody(req, res, (error?: unknown) => {
       if (error) return next(error);
       // Faults may have run out or been removed while the body arrived.
@@ -107,13 +153,28 @@ export class Runtime {
         (f) => this.faults.includes(f) && (!wantsBody(f) || matchesJson(req.body, f.match?.body)),
       );
       if (!fault) return next();
-      this.apply(fault, res, next);
+      this.apply(fault, req, res, next);
     });
   };
 
-  /** Counts the request against `fault` and answers it, or delays it, as the fault says. */
-  private apply(fault: Fault, res: Response, next: NextFunction): void {
-    if (--fault.remaining <= 0) this.faults.splice(this.faults.indexOf(fault), 1);
+  /**
+   * Counts the request against `fault` and answers it, or delays it, as the fault says. With a shared
+   * store the count is spent in the log's order: when another replica spent the fault's last request
+   * first, the request is looked at again against the faults still in force.
+   */
+  private apply(fault: Fault, req: Request, res: Response, next: NextFunction): void {
+    const { log } = this;
+    if (!log) {
+      this.change({ spend: fault.id });
+      this.answer(fault, res, next);
+      return;
+    }
+    log
+      .exclusive(() => (this.faults.some((f) => f.id === fault.id) ? this.change({ spend: fault.id }) : null))
+      .then((spent) => (spent ? this.answer(fault, res, next) : this.injectFaults(req, res, next)), next);
+  }
+
+  private answer(fault: Fault, res: Response, next: NextFunction): void {
     // For the request journal (journal/): which fault answered or delayed this request.
     contextOf(res).faultId = fault.id;
     const answer = () => {

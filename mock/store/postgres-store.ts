@@ -26,6 +26,7 @@ import {
   CommandLogError,
   type Platform,
   type SharedLog,
+  type SharedSide,
   type Snapshot,
   UnknownCommand,
 } from '../domain/platform.ts';
@@ -35,11 +36,20 @@ import { CHANNEL, LOCKS, prepareSchema } from './postgres-schema.ts';
 
 export { StoreFromNewerVersion } from './postgres-schema.ts';
 
-/** A snapshot of the platform at a position of the log, with its clock. */
+/** A snapshot of the platform at a position of the log, with its clock and the shared sides' states. */
 interface StoredState {
   snapshot: Snapshot;
   clock: ClockState;
+  sides?: Record<string, unknown>;
 }
+
+/** An entry of the log that changes a shared side (SharedLog.share), not the platform. */
+interface SideEntry {
+  s: string;
+  a: unknown;
+}
+type StoredEntry = CommandLogEntry | SideEntry;
+const isSide = (entry: StoredEntry): entry is SideEntry => 's' in entry;
 
 /** Commands between two snapshots in the store: a joining replica replays at most this many. */
 export const SNAPSHOT_EVERY = 1_000;
@@ -83,7 +93,10 @@ export class PostgresStore implements CommandLog, SharedLog {
   /** The position of the newest snapshot in the store that this replica knows of. */
   private snapshotAt = 0;
   /** Entries of the write under way, in order; committed together. */
-  private pending: CommandLogEntry[] = [];
+  private pending: StoredEntry[] = [];
+  /** The shared sides by name, and what the store held for a side not yet shared when it was loaded. */
+  private readonly sides = new Map<string, SharedSide<unknown, unknown>>();
+  private readonly unclaimed = new Map<string, { state: unknown; changes: unknown[] }>();
   private inWrite = false;
   /** Work outside the log that the write under way commits after (SharedLog.beforeCommit). */
   private alongside: Promise<unknown>[] = [];
@@ -194,6 +207,23 @@ export class PostgresStore implements CommandLog, SharedLog {
     // Caught at once: a failure is the write's, found when it commits.
     work.catch(() => {});
     this.alongside.push(work);
+  }
+
+  share<C, R>(name: string, side: SharedSide<C, R>): (change: C) => R {
+    const kept = side as SharedSide<unknown, unknown>;
+    this.sides.set(name, kept);
+    // The store was loaded before the side was shared (the app is made after the store opens).
+    const held = this.unclaimed.get(name);
+    this.unclaimed.delete(name);
+    kept.restore(held?.state);
+    for (const change of held?.changes ?? []) kept.apply(change);
+    return (change) => {
+      if (!this.inWrite)
+        throw new CommandLogError('A change outside a write cannot be ordered in the shared store.', 1);
+      this.pending.push({ s: name, a: change });
+      this.applied++;
+      return side.apply(change);
+    };
   }
 
   caughtUp(): Promise<void> {
@@ -316,7 +346,9 @@ export class PostgresStore implements CommandLog, SharedLog {
           this.stale = true;
           throw new CommandLogError('The replica lost its place in the shared log; it is rebuilt.', 1);
         }
-        this.replay(JSON.parse(row.entry) as CommandLogEntry);
+        const entry = JSON.parse(row.entry) as StoredEntry;
+        if (isSide(entry)) this.applySide(entry);
+        else this.replay(entry);
         this.applied = seq;
         replayed++;
       }
@@ -333,6 +365,16 @@ export class PostgresStore implements CommandLog, SharedLog {
       // departed from the log: rebuilt from the store.
       this.stale = true;
       throw new CommandLogError('The replica departed from the shared log; it is rebuilt.', 1);
+    }
+  }
+
+  private applySide({ s: name, a: change }: SideEntry): void {
+    const side = this.sides.get(name);
+    if (side) side.apply(change);
+    else {
+      const held = this.unclaimed.get(name) ?? { state: undefined, changes: [] };
+      held.changes.push(change);
+      this.unclaimed.set(name, held);
     }
   }
 
@@ -353,6 +395,10 @@ export class PostgresStore implements CommandLog, SharedLog {
     const stored = JSON.parse(row.state) as StoredState;
     this.platform.loadSnapshot(stored.snapshot);
     this.platform.clock.restore(stored.clock);
+    this.unclaimed.clear();
+    for (const [name, side] of this.sides) side.restore(stored.sides?.[name]);
+    for (const [name, state] of Object.entries(stored.sides ?? {}))
+      if (!this.sides.has(name)) this.unclaimed.set(name, { state, changes: [] });
     this.applied = Number(row.seq);
     this.snapshotAt = this.applied;
     this.stale = false;
@@ -360,7 +406,12 @@ export class PostgresStore implements CommandLog, SharedLog {
   }
 
   private stateText(): string {
-    const state: StoredState = { snapshot: this.platform.snapshot(), clock: this.platform.clock.state() };
+    const sides = Object.fromEntries([...this.sides].map(([name, side]) => [name, side.state()]));
+    const state: StoredState = {
+      snapshot: this.platform.snapshot(),
+      clock: this.platform.clock.state(),
+      sides,
+    };
     return JSON.stringify(state);
   }
 

@@ -1,6 +1,7 @@
-// The pipeline's counters in a shared store (docs/mock.md, Shared sandbox): two mocks of one store,
-// each a replica, count one per-key rate limit and one failed-login limit per client (docs/adr-0002),
-// and the admin API of either shows and resets them — against a real PostgreSQL (test/postgres.ts).
+// What two mocks of one shared store (docs/mock.md, Shared sandbox), each a replica, hold as one besides
+// the platform, against a real PostgreSQL (test/postgres.ts): the per-key rate limit and the failed
+// logins per client (docs/adr-0002), which the admin API of either shows and resets, and the injected
+// faults with their counts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock } from '../../package/index.ts';
 import { startPostgres, type TestPostgres } from '../../test/postgres.ts';
@@ -73,5 +74,52 @@ describe('shared store: one rate limit and one failed-login count for every repl
       await a.reset();
       expect((await v2(b, a.mcpKeys.read)).status).toBe(200);
     });
+  });
+});
+
+describe('shared store: one set of injected faults for every replica (docs/mock.md, Faults)', () => {
+  const course = (mock: Mock) =>
+    fetch(`${mock.url}/openapi/v1/courses`, { headers: { 'x-api-key': mock.siteApiKey } });
+
+  it('a fault added through one replica with count 2 answers twice in the whole sandbox, then is gone from both', async () => {
+    await twoReplicas(async (a, b) => {
+      const fault = await a.fault({ method: 'GET', path: '/openapi/v1/courses', status: 503, count: 2 });
+      const statuses = [];
+      for (const mock of [b, a, b, a]) statuses.push((await course(mock)).status);
+      expect(statuses).toEqual([503, 503, 200, 200]);
+      const listed = await b.admin.GET('/faults');
+      expect(listed.data?.faults).toEqual([]);
+      expect(
+        (await a.admin.DELETE('/faults/{faultId}', { params: { path: { faultId: fault.id } } })).response
+          .status,
+      ).toBe(404);
+    });
+  });
+
+  it('replicas racing on a one-time fault: exactly one request in the sandbox gets it', async () => {
+    await twoReplicas(async (a, b) => {
+      await b.fault({ method: 'GET', path: '/openapi/v1/courses', status: 503, count: 1 });
+      const statuses = await Promise.all(
+        [a, b, a, b, a, b].map((mock) => course(mock).then((r) => r.status)),
+      );
+      expect(statuses.filter((s) => s === 503)).toHaveLength(1);
+      expect(statuses.filter((s) => s === 200)).toHaveLength(5);
+    });
+  });
+
+  it('a replica joining later finds the faults in force, and a clear through one clears them for all', async () => {
+    const store = await db.database();
+    const a = await startMock({ store });
+    let b: Mock | undefined;
+    try {
+      await a.fault({ method: 'GET', path: '/openapi/v1/courses', status: 500, count: 5 });
+      b = await startMock({ store });
+      expect((await course(b)).status).toBe(500);
+      await b.clearFaults();
+      expect((await course(a)).status).toBe(200);
+    } finally {
+      await a.stop();
+      await b?.stop();
+    }
   });
 });
