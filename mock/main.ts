@@ -276,6 +276,7 @@ try {
     version,
     limits: { requestsPerMinute: rateLimit },
     counters: store?.limitCounters(),
+    deliveryClaims: store?.deliveryClaims(),
     trustProxy,
     journalSize,
     allowedHosts,

@@ -11,7 +11,7 @@ import { expressServer } from '../lib/express-server.ts';
 import { type AppOptions, createApp } from './app.ts';
 import { keepIdleConnections, REQUEST_TIMEOUTS } from './http/keep-alive.ts';
 import { answerClientErrors } from './http/refusals.ts';
-import { WebhookDispatcher } from './webhooks/dispatcher.ts';
+import { type DeliveryClaims, WebhookDispatcher } from './webhooks/dispatcher.ts';
 
 export interface ServerOptions extends AppOptions {
   /** The port (0: a free one) and the interface; 127.0.0.1 unless named. */
@@ -24,6 +24,8 @@ export interface ServerOptions extends AppOptions {
   webhooks?: boolean;
   /** How long a receiver may take to answer a delivery (default the dispatcher's). */
   webhookTimeoutMs?: number;
+  /** With a shared store: the claims that let one replica send each webhook attempt. */
+  deliveryClaims?: DeliveryClaims;
 }
 
 export interface RunningMock extends ReturnType<typeof createApp> {
@@ -37,13 +39,20 @@ export interface RunningMock extends ReturnType<typeof createApp> {
 
 /** Starts the mock over `options.platform`; resolves once it listens, rejects if it cannot. */
 export async function startServer(options: ServerOptions): Promise<RunningMock> {
-  const { port = 0, host = '127.0.0.1', webhooks = true, webhookTimeoutMs, ...appOptions } = options;
+  const {
+    port = 0,
+    host = '127.0.0.1',
+    webhooks = true,
+    webhookTimeoutMs,
+    deliveryClaims,
+    ...appOptions
+  } = options;
   const made = createApp(appOptions);
   const dispatcher = webhooks
-    ? new WebhookDispatcher(
-        options.platform,
-        webhookTimeoutMs === undefined ? {} : { timeoutMs: webhookTimeoutMs },
-      )
+    ? new WebhookDispatcher(options.platform, {
+        ...(webhookTimeoutMs === undefined ? {} : { timeoutMs: webhookTimeoutMs }),
+        ...(deliveryClaims ? { claims: deliveryClaims } : {}),
+      })
     : undefined;
   dispatcher?.start();
 

@@ -85,6 +85,7 @@ export async function startMock(options: MockOptions = {}): Promise<Mock> {
       version: VERSION,
       limits: { requestsPerMinute: rateLimit },
       counters: store?.limitCounters(),
+      deliveryClaims: store?.deliveryClaims(),
       journalSize: options.journalSize,
       allowedHosts,
       start: start.fixture ? { fixture: start.fixture } : { seed: start.seed },

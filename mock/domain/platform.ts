@@ -395,10 +395,15 @@ export class Platform {
       ? (COMMANDS[name] as (p: Platform, a: unknown) => unknown)
       : undefined;
     if (!command) throw new UnknownCommand(String(entry.t));
+    const deliveries = new Map([...this.tenants].map(([id, t]) => [id, t.seq.delivery ?? 0]));
     this.atInstant(entry.at, () => command(this, entry.a));
     if (entry.c) this.clock.restore(entry.c);
     this.version++;
     this.jobsChanged();
+    // Another replica's command queued deliveries (a shared store): this one's dispatcher may send them.
+    for (const [id, tenant] of this.tenants)
+      if ((tenant.seq.delivery ?? 0) > (deliveries.get(id) ?? Number.POSITIVE_INFINITY))
+        for (const listener of this.deliveryListeners) listener(tenant);
   }
 
   setCommandLog(log: CommandLog | null): void {

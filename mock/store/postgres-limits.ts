@@ -16,7 +16,7 @@ const NOW_MS = 'extract(epoch FROM clock_timestamp()) * 1000';
 const SWEEP_EVERY = 256;
 
 /** Runs a query; a store out of reach becomes the error the caller answers 503 with. */
-type Query = <R extends pg.QueryResultRow>(text: string, values: unknown[]) => Promise<R[]>;
+export type Query = <R extends pg.QueryResultRow>(text: string, values: unknown[]) => Promise<R[]>;
 
 export function postgresLimitCounters(query: Query): LimitCounters {
   return {

@@ -1,8 +1,10 @@
 // What two mocks of one shared store (docs/mock.md, Shared sandbox), each a replica, hold as one besides
 // the platform, against a real PostgreSQL (test/postgres.ts): the per-key rate limit and the failed
-// logins per client (docs/adr-0002), which the admin API of either shows and resets, and the injected
-// faults with their counts.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// logins per client (docs/adr-0002), which the admin API of either shows and resets, the injected
+// faults with their counts, and webhook deliveries.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startMock } from '../../package/index.ts';
 import { startPostgres, type TestPostgres } from '../../test/postgres.ts';
 
@@ -120,6 +122,97 @@ describe('shared store: one set of injected faults for every replica (docs/mock.
     } finally {
       await a.stop();
       await b?.stop();
+    }
+  });
+});
+
+describe('shared store: webhook deliveries are one for the sandbox (docs/mock.md, Webhooks)', () => {
+  /** A receiver that counts each event's deliveries; it refuses the first attempt of each when told to. */
+  async function receiver(refuseFirst = false) {
+    const seen = new Map<string, number>();
+    const server = createServer((req, res) => {
+      const id = String(req.headers['x-lmskit-event-id']);
+      seen.set(id, (seen.get(id) ?? 0) + 1);
+      req.resume();
+      res.statusCode = refuseFirst && seen.get(id) === 1 ? 500 : 204;
+      res.end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    return { url: `http://127.0.0.1:${port}/hook`, seen, close: () => server.close() };
+  }
+
+  const register = (mock: Mock, url: string) =>
+    mock.admin.POST('/tenants/{tenantId}/webhooks', {
+      params: { path: { tenantId: mock.tenantId } },
+      body: { url, secret: 'shared-sandbox-secret' },
+    });
+  const createUser = (mock: Mock, i: number) =>
+    fetch(`${mock.url}/openapi/v1/users`, {
+      method: 'POST',
+      headers: { 'x-api-key': mock.siteApiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name: `Hook ${i}`,
+        email: `hook-${i}@demo.example`,
+        password: 'Zebra-Sunrise-42',
+        roleAlias: 'learner',
+      }),
+    });
+  const deliveries = async (mock: Mock) =>
+    (
+      await mock.admin.GET('/tenants/{tenantId}/webhooks/deliveries', {
+        params: { path: { tenantId: mock.tenantId } },
+      })
+    ).data?.deliveries ?? [];
+
+  it('events made through both replicas reach the receiver once each, though both replicas see every delivery', async () => {
+    const hook = await receiver();
+    try {
+      await twoReplicas(async (a, b) => {
+        expect((await register(a, hook.url)).response.status).toBe(201);
+        for (let i = 0; i < 10; i++) expect((await createUser(i % 2 ? b : a, i)).status).toBe(201);
+        await vi.waitFor(
+          async () => {
+            for (const mock of [a, b]) {
+              const all = await deliveries(mock);
+              expect(all.length).toBeGreaterThanOrEqual(10);
+              expect(all.every((d) => d.state === 'delivered')).toBe(true);
+            }
+          },
+          { timeout: 30_000, interval: 50 },
+        );
+        expect(hook.seen.size).toBeGreaterThanOrEqual(10);
+        expect([...hook.seen.values()].every((n) => n === 1)).toBe(true);
+      });
+    } finally {
+      hook.close();
+    }
+  });
+
+  it('a retry falls to the replica that is alive: attempt 1 by one replica, which stops; attempt 2 by the one that joins', async () => {
+    const hook = await receiver(true);
+    const store = await db.database();
+    const a = await startMock({ store });
+    let b: Mock | undefined;
+    try {
+      expect((await register(a, hook.url)).response.status).toBe(201);
+      expect((await createUser(a, 1)).status).toBe(201);
+      await vi.waitFor(async () => expect((await deliveries(a))[0]?.attempts).toHaveLength(1), {
+        timeout: 30_000,
+        interval: 20,
+      });
+      await a.stop();
+      b = await startMock({ store });
+      const joined = b;
+      await vi.waitFor(async () => expect((await deliveries(joined))[0]?.state).toBe('delivered'), {
+        timeout: 30_000,
+        interval: 50,
+      });
+      expect([...hook.seen.values()]).toEqual([2]);
+    } finally {
+      await a.stop();
+      await b?.stop();
+      hook.close();
     }
   });
 });

@@ -1,6 +1,7 @@
 // The tables of a shared store (docs/mock.md, Shared sandbox; docs/adr-0007-shared-sandbox.md): the
 // command log every replica applies in order, the snapshots a replica starts from, the pipeline's
-// counters (postgres-limits.ts), and the schema's version. Made on the first start, under a lock so
+// counters (postgres-limits.ts), the claims on webhook attempts (postgres-claims.ts), and the
+// schema's version. Made on the first start, under a lock so
 // that replicas starting together make them once; a store whose schema is newer than this lmskit's is
 // refused, never altered.
 import type { PoolClient } from 'pg';
@@ -28,6 +29,9 @@ const TABLES = `
   CREATE TABLE IF NOT EXISTS lmskit_failed_logins (
     address text PRIMARY KEY, times float8[] NOT NULL, last_ms float8 NOT NULL);
   CREATE INDEX IF NOT EXISTS lmskit_failed_logins_last ON lmskit_failed_logins (last_ms);
+  CREATE TABLE IF NOT EXISTS lmskit_delivery_claims (
+    delivery text, attempt integer, until_ms float8 NOT NULL, recorded boolean NOT NULL,
+    PRIMARY KEY (delivery, attempt));
 `;
 
 /** The store was made by a newer lmskit: this one neither reads nor alters it. */

@@ -31,7 +31,9 @@ import {
   UnknownCommand,
 } from '../domain/platform.ts';
 import type { LimitCounters } from '../http/v2/pipeline/counters.ts';
-import { postgresLimitCounters } from './postgres-limits.ts';
+import type { DeliveryClaims } from '../webhooks/dispatcher.ts';
+import { postgresDeliveryClaims } from './postgres-claims.ts';
+import { postgresLimitCounters, type Query } from './postgres-limits.ts';
 import { CHANNEL, LOCKS, prepareSchema } from './postgres-schema.ts';
 
 export { StoreFromNewerVersion } from './postgres-schema.ts';
@@ -108,6 +110,8 @@ export class PostgresStore implements CommandLog, SharedLog {
   private round: Promise<void> | null = null;
   private nextRound: Promise<void> | null = null;
   private closed = false;
+  /** The connection that hears of other replicas' commits (LISTEN), while it is up. */
+  private listener: pg.Client | undefined;
 
   private constructor(
     private readonly pool: pg.Pool,
@@ -161,19 +165,28 @@ export class PostgresStore implements CommandLog, SharedLog {
     client.release();
     const replayed = await store.rebuild();
     platform.setCommandLog(store);
+    store.listen(url);
     return { store, report: { started, replayed } };
   }
 
   /** The pipeline's counters, one for every replica (postgres-limits.ts). */
   limitCounters(): LimitCounters {
-    return postgresLimitCounters(async (text, values) => {
-      try {
-        return (await this.pool.query(text, values)).rows;
-      } catch (error) {
-        throw unavailable(this.name, error);
-      }
-    });
+    return postgresLimitCounters(this.query);
   }
+
+  /** Which replica sends each webhook attempt (postgres-claims.ts). */
+  deliveryClaims(): DeliveryClaims {
+    return postgresDeliveryClaims(this.query);
+  }
+
+  /** A query of the counters or claims; a store out of reach is the CommandLogError answered 503. */
+  private readonly query: Query = async (text, values) => {
+    try {
+      return (await this.pool.query(text, values)).rows;
+    } catch (error) {
+      throw unavailable(this.name, error);
+    }
+  };
 
   // --- CommandLog: the entries of the write under way --------------------------------------------
 
@@ -243,11 +256,42 @@ export class PostgresStore implements CommandLog, SharedLog {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    const { listener } = this;
+    this.listener = undefined;
+    await listener?.end().catch(() => {});
     await this.writes;
     await this.pool.end().catch(() => {});
   }
 
   // --- Inside ------------------------------------------------------------------------------------
+
+  /**
+   * Hears of every commit (LISTEN on the channel each commit notifies) and takes it in at once: a
+   * replica with no requests stays near the log's head, so the next read's catch-up is short, and
+   * its webhook dispatcher sees the deliveries other replicas queued (and takes over their retries).
+   * A lost connection is made again after a second; what was missed is taken in then.
+   */
+  private listen(url: string): void {
+    if (this.closed) return;
+    const client = new pg.Client({ connectionString: url, application_name: 'lmskit mock (listen)' });
+    this.listener = client;
+    const again = () => {
+      if (this.listener !== client) return;
+      this.listener = undefined;
+      client.end().catch(() => {});
+      setTimeout(() => this.listen(url), 1_000).unref();
+    };
+    const takeIn = () => this.caughtUp().catch(() => {});
+    client.on('error', again);
+    client.on('end', again);
+    client.on('notification', ({ payload }) => {
+      if (Number(payload) > this.applied) void takeIn();
+    });
+    client
+      .connect()
+      .then(() => client.query(`LISTEN ${CHANNEL}`))
+      .then(takeIn, again);
+  }
 
   private followingRound(): Promise<void> {
     this.nextRound = null;

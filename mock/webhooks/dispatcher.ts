@@ -21,6 +21,21 @@ import type { TenantState } from '../domain/tenant-state.ts';
 /** Requests open at once per receiver. */
 export const MAX_IN_FLIGHT = 4;
 
+/**
+ * Who sends which attempt when several replicas share one platform (a shared store, docs/mock.md,
+ * Shared sandbox): every replica sees every pending delivery, and only the one that claims an attempt
+ * sends it. A claim lapses after its lease, so a replica that dies mid-attempt leaves the attempt to
+ * another; a claim whose attempt was recorded never lapses.
+ */
+export interface DeliveryClaims {
+  /** Whether this replica may send attempt `attempt` of `delivery` (tenant/id) now, for `leaseMs`. */
+  claim(delivery: string, attempt: number, leaseMs: number): Promise<boolean>;
+  /** The attempt is recorded: nobody sends it again. */
+  recorded(delivery: string, attempt: number): Promise<void>;
+  /** Forgets every claim: after a reset the ids of deliveries start again. */
+  clear(): Promise<void>;
+}
+
 export interface DispatcherOptions {
   maxAttempts?: number;
   /** Delay before the second attempt; it doubles for each one after. */
@@ -28,6 +43,8 @@ export interface DispatcherOptions {
   timeoutMs?: number;
   /** Wait before trying again when the state file could not record an attempt. */
   recordRetryMs?: number;
+  /** With a shared store: the claims that let one replica send each attempt. */
+  claims?: DeliveryClaims;
 }
 
 export const signature = (secret: string, body: string) =>
@@ -58,6 +75,7 @@ export class WebhookDispatcher {
   private readonly baseDelayMs: number;
   private readonly timeoutMs: number;
   private readonly recordRetryMs: number;
+  private readonly claims: DeliveryClaims | undefined;
 
   constructor(
     private readonly platform: Platform,
@@ -67,6 +85,7 @@ export class WebhookDispatcher {
     this.baseDelayMs = options.baseDelayMs ?? 1000;
     this.timeoutMs = options.timeoutMs ?? 5000;
     this.recordRetryMs = options.recordRetryMs ?? 10_000;
+    this.claims = options.claims;
   }
 
   start(): void {
@@ -74,7 +93,11 @@ export class WebhookDispatcher {
     // may bring pending ones, as does the state file at start.
     this.unsubscribe = [
       this.platform.onDeliveriesQueued(() => this.pump()),
-      this.platform.onLoad(() => this.pump()),
+      this.platform.onLoad(() => {
+        const { claims } = this;
+        if (claims) this.platform.alongside(() => claims.clear());
+        this.pump();
+      }),
     ];
     this.pump();
   }
@@ -135,6 +158,18 @@ export class WebhookDispatcher {
   }
 
   private async attempt(tenant: TenantState, delivery: WebhookDelivery): Promise<void> {
+    const key = `${tenant.id}/${delivery.id}`;
+    const number = delivery.attempts.length + 1;
+    if (this.claims) {
+      // Another replica sends it, or the store is out of reach: looked at again once a claim of a
+      // replica that died would have lapsed.
+      const lease = this.timeoutMs + this.recordRetryMs;
+      const mine = await this.claims.claim(key, number, lease).catch(() => false);
+      if (!mine) {
+        this.heldUntil.set(key, Date.now() + lease);
+        return;
+      }
+    }
     const receiver = tenant.receivers.get(delivery.receiverId);
     const event = tenant.eventById(delivery.eventId);
     const { status, error } =
@@ -190,7 +225,10 @@ export class WebhookDispatcher {
     const key = `${tenant.id}/${delivery.id}`;
     // The state file or the shared store could not keep the attempt (a full disk, the store out of
     // reach): the delivery stays pending and is tried again later — at least once, as promised.
-    const recorded = () => this.heldUntil.delete(key);
+    const recorded = () => {
+      this.heldUntil.delete(key);
+      this.claims?.recorded(key, attempts).catch(() => {});
+    };
     const later = () => this.heldUntil.set(key, Date.now() + this.recordRetryMs);
     try {
       // In a shared store, in its turn among every replica's writes (Platform.exclusive).
