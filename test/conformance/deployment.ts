@@ -25,9 +25,10 @@ export interface DeploymentKeys {
 
 /**
  * A fresh demo platform prepared for a complete run: generation jobs that finish at once (the test
- * clock is frozen), role keys, licence tenants and a revoked key. Returns the keys.
+ * clock is frozen), role keys, licence tenants and a revoked key. Returns the keys. Only the admin
+ * API is used, so a mock started as a process (test/e2e) is prepared the same way.
  */
-export async function prepareDeployment(h: Harness): Promise<DeploymentKeys> {
+export async function prepareDeployment(h: Pick<Harness, 'admin' | 'newKey'>): Promise<DeploymentKeys> {
   await h.admin('/reset', { method: 'POST', json: {} });
   await h.admin('/tenants/demo/ai', {
     method: 'PATCH',
