@@ -9,7 +9,7 @@ import { fromEnv, parseCommandLine, portOf, refuseEmptyFlags, usageError, wholeN
 import { trustProxySetting } from '../lib/client-address.ts';
 import { ROOT } from '../lib/paths.ts';
 import { VirtualClock } from './domain/clock.ts';
-import { Platform, type RunSettings } from './domain/platform.ts';
+import { Platform, type RunSettings, UnknownCommand } from './domain/platform.ts';
 import { adminTokenProblem } from './http/admin/token.ts';
 import { buildDocsInChildProcess, docsBuildable } from './http/docs.ts';
 import { mockAllowedHosts } from './http/hosts.ts';
@@ -263,7 +263,7 @@ if (values.store !== undefined) {
     }
   } catch (error) {
     console.error(`lmskit mock: ${(error as Error).message}`);
-    process.exit(error instanceof StoreFromNewerVersion ? 3 : 1);
+    process.exit(error instanceof StoreFromNewerVersion || error instanceof UnknownCommand ? 3 : 1);
   }
 }
 

@@ -79,6 +79,21 @@ describe('shared store: one rate limit and one failed-login count for every repl
   });
 });
 
+describe('shared store: a key’s last use (admin API, listMcpKeys)', () => {
+  it('a key used through one replica shows its lastUsedAt through the other, and their snapshots agree', async () => {
+    await twoReplicas(async (a, b) => {
+      const tenant = { params: { path: { tenantId: a.tenantId } } };
+      const before = (await b.admin.GET('/tenants/{tenantId}/mcp-keys', tenant)).data?.keys ?? [];
+      expect(before.every((k) => k.lastUsedAt === null)).toBe(true);
+      expect((await v2(a, a.mcpKeys.read)).status).toBe(200);
+      const after = (await b.admin.GET('/tenants/{tenantId}/mcp-keys', tenant)).data?.keys ?? [];
+      expect(after.filter((k) => k.lastUsedAt !== null).map((k) => k.id)).toEqual(['key_demo_read']);
+      const [one, two] = await Promise.all([a, b].map(async (m) => (await m.admin.GET('/snapshot')).data));
+      expect(one).toEqual(two);
+    });
+  });
+});
+
 describe('shared store: one set of injected faults for every replica (docs/mock.md, Faults)', () => {
   const course = (mock: Mock) =>
     fetch(`${mock.url}/openapi/v1/courses`, { headers: { 'x-api-key': mock.siteApiKey } });

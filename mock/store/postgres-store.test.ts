@@ -177,6 +177,24 @@ describe('shared store: what it refuses', () => {
     await client.end();
   });
 
+  it('upgrading replicas one by one: an older replica that meets a newer lmskit’s command says to upgrade it (503), and will not start', async () => {
+    const url = await db.database();
+    const older = await replica(url);
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    await client.query(
+      `INSERT INTO lmskit_commands (seq, entry) VALUES ((SELECT coalesce(max(seq), 0) + 1 FROM lmskit_commands), $1)`,
+      [JSON.stringify({ t: 'commandOfANewerLmskit', a: {}, at: 0 })],
+    );
+    await client.end();
+    const error = await older.platform.caughtUp()?.catch((e: Error) => e);
+    expect(error).toBeInstanceOf(CommandLogError);
+    expect((error as Error).message).toMatch(/commandOfANewerLmskit.*Upgrade this replica/);
+    await expect(replica(url)).rejects.toThrow(
+      /commandOfANewerLmskit, which this version of lmskit does not know/,
+    );
+  });
+
   it('a store out of reach is a CommandLogError naming it without its password', async () => {
     const url = (await db.database()).replace(/:\d+\//, ':1/');
     const error = await replica(url).catch((e: Error) => e);

@@ -74,6 +74,12 @@ export function maskedStoreUrl(url: string): string {
 /** What the store reached from the outside may say of itself, without the URL's secrets. */
 function unavailable(store: string, error: unknown): CommandLogError {
   if (error instanceof CommandLogError) return error;
+  // A replica of a newer lmskit wrote it (docs/mock.md, Shared sandbox: upgrading replicas one by one).
+  if (error instanceof UnknownCommand)
+    return new CommandLogError(
+      `This replica cannot apply the shared store's newest commands: ${error.message}. Upgrade this replica to that lmskit.`,
+      RETRY_AFTER,
+    );
   const reason = (error as { code?: string; message?: string }).code ?? 'no answer';
   return new CommandLogError(
     `The shared store ${store} cannot be reached (${reason}); nothing was changed, retry shortly.`,
@@ -163,7 +169,10 @@ export class PostgresStore implements CommandLog, SharedLog {
         : unavailable(store.name, error);
     }
     client.release();
-    const replayed = await store.rebuild();
+    const replayed = await store.rebuild().catch(async (error) => {
+      await pool.end().catch(() => {});
+      throw error;
+    });
     platform.setCommandLog(store);
     store.listen(url);
     return { store, report: { started, replayed } };

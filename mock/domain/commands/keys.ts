@@ -19,4 +19,14 @@ export const KEY_COMMANDS = {
 
   revokeMcpKey: (p: Platform, a: { tenantId: string; keyId: string }) =>
     revokeMcpKey(p.tenant(a.tenantId), a.keyId, p.now()),
+
+  /**
+   * A key's `lastUsedAt`, in a shared store only (docs/mock.md, Shared sandbox): one process stamps its
+   * key records as they are used, without a command (a command per request would be a write per
+   * read); replicas log the stamp so every replica shows it, once per key per second of virtual time.
+   */
+  stampMcpKeyUse: (p: Platform, a: { tenantId: string; keyId: string }) => {
+    const key = p.tenant(a.tenantId).mcpKeys.get(a.keyId);
+    if (key) key.lastUsedAt = p.now();
+  },
 };

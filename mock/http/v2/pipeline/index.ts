@@ -4,7 +4,7 @@
 import type { Caller } from '../../../domain/access.ts';
 import type { Platform } from '../../../domain/platform.ts';
 import { checkAiQuota } from './ai-quota.ts';
-import { authenticate, isFailure } from './authenticate.ts';
+import { authenticate, isFailure, stampUse } from './authenticate.ts';
 import type { FailedLoginLimiter, RateLimiter } from './counters.ts';
 import { FailedAuthLimiter } from './failed-auth-limit.ts';
 import type { Failure } from './failure.ts';
@@ -77,9 +77,13 @@ export class Pipeline {
 
   private verify(key: string | undefined, ip: () => string): Verdict {
     const caller = authenticate(this.platform, key);
+    if (!isFailure(caller)) {
+      const stamped = stampUse(this.platform, caller);
+      return stamped ? stamped.then(() => caller) : caller;
+    }
     // Only a presented key that does not verify is a failed attempt: the limit guards against key
     // guessing, and a request without a key guesses nothing (it still gets 401).
-    if (!isFailure(caller) || !key) return caller;
+    if (!key) return caller;
     const counted = this.failedAuth.fail(ip());
     return counted instanceof Promise ? counted.then(() => caller) : caller;
   }
