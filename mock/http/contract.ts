@@ -46,6 +46,12 @@ export interface ContractRouterOptions {
    * licence, limits); may answer itself. The journal then shows the body of a refused write.
    */
   admit?: (req: Request, res: Response, operation: Node) => boolean | Promise<boolean>;
+  /**
+   * Runs after validation, before the handler and outside a write's turn (Platform.exclusive): the slow
+   * part of a write that does not touch the platform (receiving and reading an upload), so that a slow
+   * client never holds every replica's writes up.
+   */
+  receive?: (req: Request, res: Response, operation: Node) => Promise<void> | undefined;
   /** Answers invalid input in the API's error shape. */
   invalid: (res: Response, problems: InputProblem[], operation: Node) => void;
   /** When set, every JSON answer is checked against the document; a departure is passed here. */
@@ -176,6 +182,11 @@ function chain(
     (_req, res, next) => {
       if (options.onResponseMismatch) checkAnswer(res, schemas, op, options.onResponseMismatch);
       next();
+    },
+    (req, res, next) => {
+      const received = options.receive?.(req, res, operation);
+      if (received) received.then(() => next(), next);
+      else next();
     },
     (req, res) => {
       const { durability } = options;

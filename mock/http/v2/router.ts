@@ -69,6 +69,8 @@ export function v2Router({
   const pipeline = new Pipeline(platform, limits, rateLimiter, failedLogins);
   platform.onLoad(() => platform.alongside(() => pipeline.forgetCounters()));
   const extractor = new Extractor(extractionLimits(spec));
+  /** Uploads received before their write's turn (`receive`), by the answer they are for. */
+  const uploads = new WeakMap<Response, Awaited<ReturnType<typeof receiveUpload>>>();
   const caller = (res: Response) => required(res, 'caller');
   const who = (res: Response) => ({ tenantId: caller(res).tenant.id, actorId: caller(res).user.id });
   const run = platform.run.bind(platform);
@@ -199,8 +201,9 @@ export function v2Router({
       return { status: 201 as const, body: view.clonedCourse(course, body.courseId) };
     },
 
-    uploadSourceMaterial: async (req, res) => {
-      const upload = await receiveUpload(req, extractor);
+    uploadSourceMaterial: (_req, res) => {
+      const upload = uploads.get(res);
+      if (!upload) throw new Error('the upload was not received: the receive step has not run');
       if ('status' in upload) return errorAnswer(upload);
       const { sessionId, file } = run('recordUpload', {
         tenantId: caller(res).tenant.id,
@@ -291,6 +294,13 @@ export function v2Router({
         ),
       ),
     admit: (_req, res, operation) => admitted(res, pipeline.admit(caller(res), operation)),
+    // The upload is received and read before the write's turn: a slow client holds no other write.
+    receive: (req, res, operation) =>
+      operation.operationId === 'uploadSourceMaterial'
+        ? receiveUpload(req, extractor).then((upload) => {
+            uploads.set(res, upload);
+          })
+        : undefined,
     invalid: (res, problems) =>
       sendError(res, {
         status: 400,
