@@ -169,8 +169,11 @@ afterAll(async () => {
 // The newest request of the journal is what getJournalEntry's valid inputs name: clearing the
 // journal (clearRequestJournal) must not leave it without one.
 beforeEach(async () => {
-  if (!journal.list({}, 1).length) await fetch(`${h.base}/openapi/v1/courses`);
+  if (!newestRequest()) await fetch(`${h.base}/openapi/v1/courses`);
 });
+
+/** The id of the newest request of the journal: its ring in memory answers at once. */
+const newestRequest = () => (journal.list({}, 1) as { id: string }[])[0]?.id;
 
 /** Back to the fixture and the one standing fault (the state every case starts from). */
 function restore(): void {
@@ -190,7 +193,7 @@ const state = () =>
 
 /** A path parameter's value naming a fixture record (the newest request for the journal). */
 function fixtureValue(p: Parameter, i: number): string | number | undefined {
-  if (p.name === 'requestId') return journal.list({}, 1)[0]?.id;
+  if (p.name === 'requestId') return newestRequest();
   const ids = fixtureIds[p.name];
   return ids?.length ? pick(ids, i) : undefined;
 }

@@ -117,8 +117,8 @@ describe('what a client sent and what the mock answered (admin API, Journal)', (
     await new Promise((resolve) => server.once('listening', resolve));
     try {
       await (await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/big`)).text();
-      const [entry] = journal.list({}, 1);
-      const full = journal.detail(entry?.id ?? '');
+      const [entry] = await journal.list({}, 1);
+      const full = await journal.detail(entry?.id ?? '');
       const total = 5 * Buffer.byteLength(piece);
       expect(full?.response.bodySize).toBe(total);
       expect(full?.response.bodyNote).toBe(`cut at ${BODY_LIMIT} of ${total} bytes`);
@@ -390,7 +390,7 @@ describe('bounds and verdicts', () => {
     await new Promise((resolve) => server.once('listening', resolve));
     try {
       await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/openapi/v1/courses/1`);
-      const [entry] = journal.list({}, 1);
+      const [entry] = await journal.list({}, 1);
       expect(entry?.verdict.request).toBe('valid');
       expect(entry?.verdict.response).toBe('invalid');
       expect(entry?.verdict.errors.some((e) => e.startsWith('answer '))).toBe(true);

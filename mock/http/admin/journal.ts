@@ -1,7 +1,8 @@
-// The admin API's "Journal" operations (openapi/admin, paths/journal*.yaml) over the request journal.
+// The admin API's "Journal" operations (openapi/admin, paths/journal*.yaml) over the request journal:
+// answered at once from the ring in memory, once read from a shared store (a promise).
 import type { PathOperations } from '../../../generated/admin.ts';
 import { errorAnswer } from '../error-body.ts';
-import type { JournalFilter, RequestJournal } from '../journal.ts';
+import { type JournalFilter, type RequestJournal, thenOf } from '../journal.ts';
 import { type Handlers, ok } from '../typed-handlers.ts';
 
 type JournalOperation = 'getRequestJournal' | 'clearRequestJournal' | 'getJournalEntry' | 'exportJournalHar';
@@ -59,31 +60,30 @@ export function journalHandlers(journal: RequestJournal): Pick<Handlers<PathOper
     getRequestJournal: (_req, _res, { query }) => {
       const read = filterOf(query);
       if ('refusal' in read) return read.refusal;
-      return ok({
-        requests: journal.list(read.filter, Number(query.limit), query.full === true),
-        size: journal.size,
-        held: journal.held,
-      });
+      return thenOf(journal.read(read.filter, Number(query.limit), query.full === true), (page) =>
+        ok({ requests: page.requests, size: journal.size, held: page.held }),
+      );
     },
-    clearRequestJournal: (_req, _res) => ok({ cleared: journal.clear(), size: journal.size }),
-    getJournalEntry: (_req, _res, { params }) => {
-      const detail = journal.detail(String(params.requestId));
-      if (!detail)
-        return errorAnswer({
-          status: 404,
-          code: 'NOT_FOUND',
-          message: `Request ${params.requestId} is not in the journal (it holds the last ${journal.size}).`,
-        });
-      return ok(detail);
-    },
+    clearRequestJournal: (_req, _res) =>
+      thenOf(journal.clear(), (cleared) => ok({ cleared, size: journal.size })),
+    getJournalEntry: (_req, _res, { params }) =>
+      thenOf(journal.detail(String(params.requestId)), (detail) =>
+        detail
+          ? ok(detail)
+          : errorAnswer({
+              status: 404,
+              code: 'NOT_FOUND',
+              message: `Request ${params.requestId} is not in the journal (it holds the last ${journal.size}).`,
+            }),
+      ),
     exportJournalHar: (req, _res, { query }) => {
       const read = filterOf(query);
       if ('refusal' in read) return read.refusal;
       const origin = `${req.protocol}://${req.get('host') ?? 'localhost'}`;
-      return {
-        ...ok(journal.har(read.filter, Number(query.limit), origin)),
+      return thenOf(journal.har(read.filter, Number(query.limit), origin), (har) => ({
+        ...ok(har),
         headers: { 'content-disposition': 'attachment; filename="lmskit-journal.har"' },
-      };
+      }));
     },
   };
 }

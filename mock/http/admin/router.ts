@@ -14,7 +14,7 @@ import { prepareFixture } from '../../seed/fixtures.ts';
 import { ROUTED_METHODS } from '../contract/operations.ts';
 import { contractRouter, type InputProblem } from '../contract.ts';
 import { describeProblems, errorAnswer, sendError } from '../error-body.ts';
-import type { RequestJournal } from '../journal.ts';
+import { type RequestJournal, thenOf } from '../journal.ts';
 import { contextOf } from '../request-context.ts';
 import { MAX_FAULTS, type Runtime } from '../runtime.ts';
 import { type Handlers, ok } from '../typed-handlers.ts';
@@ -103,14 +103,18 @@ export function adminRouter(options: AdminOptions) {
         runtime.clearFaults();
         reset.push('faults');
       }
+      // A shared store's journal is cleared for every replica, in PostgreSQL: answered once done.
+      let cleared: number | Promise<number> = 0;
       if (!keep.has('journal')) {
-        options.journal.clear();
+        cleared = options.journal.clear();
         // The journal starts empty: the reset that cleared it is not recorded either.
         options.journal.forget(res);
         reset.push('journal');
       }
       const kept: ResetPart[] = [...keep];
-      return ok({ seed: seed as 'demo' | 'empty' | 'scale' | 'fixtures', now, reset, kept });
+      return thenOf(cleared, () =>
+        ok({ seed: seed as 'demo' | 'empty' | 'scale' | 'fixtures', now, reset, kept }),
+      );
     },
 
     createTenant: (_req, _res, { body }) => {

@@ -121,9 +121,17 @@ class AnswerCapture {
   }
 }
 
-/** Where a finished recording goes: the journal, once the answer's `end` went out. */
+/**
+ * Where a finished recording goes: the journal, once the answer's `end` went out — or, when it
+ * `holdsAnswers`, before: `keep` then answers a promise, and the answer's `end` waits for it.
+ */
 export interface RecordingSink {
-  keep(recording: Recording, res: Response): void;
+  /**
+   * A shared journal (docs/mock.md, Shared sandbox) promises that a client who has its answer finds
+   * the request in every replica's journal: the answer goes out once the request is kept there.
+   */
+  readonly holdsAnswers: boolean;
+  keep(recording: Recording, res: Response): void | Promise<void>;
 }
 
 /** What the journal holds of a request while it is answered; found on the answer under RECORDING. */
@@ -134,6 +142,8 @@ export class Recording {
   readonly url: string;
   readonly atMs = Date.now();
   kept = false;
+  /** The answer's `end` waits for the journal (RecordingSink.holdsAnswers). */
+  held = false;
 
   constructor(
     readonly sink: RecordingSink,
@@ -171,7 +181,28 @@ function hookAnswers(proto: Record<PropertyKey, unknown>): void {
   proto.end = function (this: Recorded, chunk?: unknown, encoding?: unknown, callback?: unknown) {
     const recording = this[RECORDING];
     if (!recording) return end.call(this, chunk, encoding, callback);
+    // A second `end` while the first waits for the journal: the first ends the answer, and a second
+    // end of an ended answer is an error event Node would throw without a listener.
+    if (recording.held) return this;
     recording.answer.keep(chunk, encoding);
+    if (!recording.kept && recording.sink.holdsAnswers) {
+      recording.kept = true;
+      let kept: void | Promise<void>;
+      try {
+        kept = recording.sink.keep(recording, this);
+      } catch (error) {
+        // The answer goes out whatever the journal did, as it does when the journal keeps it after.
+        end.call(this, chunk, encoding, callback);
+        throw error;
+      }
+      if (kept) {
+        recording.held = true;
+        const finish = () => end.call(this, chunk, encoding, callback);
+        kept.then(finish, finish);
+        return this;
+      }
+      return end.call(this, chunk, encoding, callback);
+    }
     const result = end.call(this, chunk, encoding, callback);
     if (!recording.kept) {
       recording.kept = true;
@@ -221,6 +252,7 @@ export function storedOf(r: Recording, res: Response, lookups: StoredLookups): S
   const context = contextOf(res);
   const faultId = context.faultId ?? null;
   const routed = context.operationId;
+  const requestBody = requestBodyOf(req);
   return {
     seq: 0,
     atMs: r.atMs,
@@ -239,9 +271,10 @@ export function storedOf(r: Recording, res: Response, lookups: StoredLookups): S
     faultId,
     faultAnswered: faultId !== null && routed === undefined,
     inputProblems: context.inputProblems ?? null,
+    jsonBody: 'json' in requestBody,
     sent: {
       requestHeaders: req.headers,
-      requestBody: requestBodyOf(req),
+      requestBody,
       responseHeaders: res.getHeaders(),
       chunks: r.answer.chunks,
       chunkEncodings: r.answer.encodings,

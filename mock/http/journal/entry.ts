@@ -47,7 +47,13 @@ export interface Stored {
   /** A fault answered instead of the API (not one that only delayed the real answer). */
   faultAnswered: boolean;
   inputProblems: InputProblem[] | null;
-  sent: Sent;
+  /** Whether the request's body was JSON text: the `body` filter matches only those (store.ts). */
+  jsonBody: boolean;
+  /**
+   * As recorded; null in a request read back from a shared store, which keeps it as shown and
+   * judged (`keptText`), never as sent.
+   */
+  sent: Sent | null;
   shown?: Shown;
   verdict?: JournalVerdict;
 }
@@ -75,4 +81,41 @@ export interface JsonSent {
 export interface Shown {
   request: JournalMessage;
   response: JournalMessage & { text: string | null };
+}
+
+/**
+ * What a shared store keeps of a request (mock/store/postgres-journal.ts): the request as shown, with
+ * credentials and secret fields masked, and its verdict — never as sent, since the store is a
+ * database other processes and people read, and the raw headers and bodies hold clients' keys and
+ * passwords (docs/mock.md, Secrets in the journal). Its `seq` is the store's.
+ */
+interface Kept extends Omit<Stored, 'seq' | 'sent' | 'shown' | 'verdict' | 'inputProblems'> {
+  shown: { request: JournalMessage; response: JournalMessage };
+  verdict: JournalVerdict;
+}
+
+/**
+ * `s` as a shared store keeps it, as JSON text; `s` must be shown and judged already (the request
+ * journal does both before it hands a request to a shared store). The answer's text, which the
+ * verdict was worked out from, is left out: it is the answer unmasked. The input problems are too:
+ * the verdict states them.
+ */
+export function keptText(s: Stored): string {
+  const { seq: _seq, sent: _sent, shown, verdict, inputProblems: _problems, ...head } = s;
+  if (!shown || !verdict) throw new Error('a request is shown and judged before a shared store keeps it');
+  const { text: _text, ...response } = shown.response;
+  const kept: Kept = { ...head, shown: { request: shown.request, response }, verdict };
+  return JSON.stringify(kept);
+}
+
+/** The request kept as `text` (`keptText`) under `seq`, as the journal reads it: shown and judged already. */
+export function storedFromKept(seq: number, text: string): Stored {
+  const { shown, ...kept } = JSON.parse(text) as Kept;
+  return {
+    ...kept,
+    seq,
+    inputProblems: null,
+    sent: null,
+    shown: { request: shown.request, response: { ...shown.response, text: null } },
+  };
 }

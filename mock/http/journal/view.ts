@@ -55,6 +55,8 @@ function bodyOf(
  */
 export function shownOf(s: Stored, secretsOf: (status?: number) => SecretTree | undefined): Shown {
   if (s.shown) return s.shown;
+  // Only a request read back from a shared store lacks what was sent, and it comes shown.
+  if (!s.sent) throw new Error(`request ${idOf(s.seq)} holds neither what was sent nor how it is shown`);
   const { requestHeaders, requestBody, responseHeaders, chunks, chunkEncodings, totalBytes } = s.sent;
   const responseType = String(responseHeaders['content-type'] ?? '');
   const text = Buffer.concat(
