@@ -13,7 +13,7 @@ import { docsRouter, type LoadDocs } from './http/docs.ts';
 import { type ApiError, sendError as sendErrorBody } from './http/error-body.ts';
 import { mockAllowedHosts, mockHostCheck } from './http/hosts.ts';
 import { sendIndex } from './http/index-page.ts';
-import { callerOfCredentials, RequestJournal } from './http/journal.ts';
+import { callerOfCredentials, type JournalStore, RequestJournal } from './http/journal.ts';
 import { JSON_BODY_LIMIT } from './http/json-body.ts';
 import { methodsOfPaths } from './http/methods.ts';
 import { INDEX_POLICY, pageHeaders } from './http/page-headers.ts';
@@ -49,6 +49,11 @@ export interface AppOptions {
   trustProxy?: string | false;
   /** Requests the journal keeps (`--journal-size`, default 1000). */
   journalSize?: number;
+  /**
+   * Where the journal keeps them, for its size: a shared store's journal (`PostgresStore.journal`;
+   * docs/mock.md, Shared sandbox), which every replica lists. Without it, this process's memory.
+   */
+  journalStore?: (size: number) => JournalStore;
   /**
    * Host names (no port) the Host header may carry (`mockAllowedHosts`: loopback names, the address
    * listened on, `--allowed-hosts`); any other is refused 403 on every path (DNS rebinding). Default:
@@ -97,6 +102,7 @@ export function createApp(options: AppOptions) {
     now: () => platform.now(),
     identify: (req) => callerOfCredentials(platform, req),
     version: options.version ?? '0.0.0',
+    store: options.journalStore,
   });
   const mismatch = (api: Api) =>
     options.validateResponses

@@ -279,6 +279,8 @@ try {
     deliveryClaims: store?.deliveryClaims(),
     trustProxy,
     journalSize,
+    // A shared store keeps the request journal too: any replica lists every replica's requests.
+    journalStore: store?.journal.bind(store),
     allowedHosts,
     start: fixtures ? { fixture: fixtures.fixture } : { seed: values['seed-scale'] ? 'scale' : seedName },
     port,

@@ -87,6 +87,8 @@ export async function startMock(options: MockOptions = {}): Promise<Mock> {
       counters: store?.limitCounters(),
       deliveryClaims: store?.deliveryClaims(),
       journalSize: options.journalSize,
+      // One journal for every mock of the store: `mock.requests()` lists what any of them answered.
+      journalStore: store?.journal.bind(store),
       allowedHosts,
       start: start.fixture ? { fixture: start.fixture } : { seed: start.seed },
       port,

@@ -1,9 +1,10 @@
 // The tables of a shared store (docs/mock.md, Shared sandbox; docs/adr-0007-shared-sandbox.md): the
 // command log every replica applies in order, the snapshots a replica starts from, the pipeline's
-// counters (postgres-limits.ts), the claims on webhook attempts (postgres-claims.ts), and the
-// schema's version. Made on the first start, under a lock so
-// that replicas starting together make them once; a store whose schema is newer than this lmskit's is
-// refused, never altered.
+// counters (postgres-limits.ts), the claims on webhook attempts (postgres-claims.ts), the request
+// journal every replica lists (postgres-journal.ts), and the schema's version. Made on the first
+// start, under a lock so that replicas starting together make them once; a store whose schema is
+// newer than this lmskit's is refused, never altered. Each is `IF NOT EXISTS`, so a store made before
+// a table was added gets it at a replica's next start, at the same version.
 import type { PoolClient } from 'pg';
 
 /** The schema this lmskit writes and reads; a store at a higher one was made by a newer lmskit. */
@@ -32,6 +33,14 @@ const TABLES = `
   CREATE TABLE IF NOT EXISTS lmskit_delivery_claims (
     delivery text, attempt integer, until_ms float8 NOT NULL, recorded boolean NOT NULL,
     PRIMARY KEY (delivery, attempt));
+  -- The request journal: one row per slot, a request's slot its seq modulo the journal's size, so the
+  -- table never holds more rows than the journal holds requests, whatever clients send. Entries are
+  -- JSON text rather than jsonb: a header or body may hold the NUL character, which jsonb refuses.
+  -- Unlogged: the journal is diagnostics, and a commit that waits for no disk flush costs every answer
+  -- less; PostgreSQL empties it after a crash of its own and does not copy it to a standby.
+  CREATE UNLOGGED TABLE IF NOT EXISTS lmskit_journal (slot integer PRIMARY KEY, seq bigint NOT NULL, entry text NOT NULL);
+  CREATE INDEX IF NOT EXISTS lmskit_journal_by_seq ON lmskit_journal (seq);
+  CREATE SEQUENCE IF NOT EXISTS lmskit_journal_seq;
 `;
 
 /** The store was made by a newer lmskit: this one neither reads nor alters it. */

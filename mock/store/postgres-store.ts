@@ -33,6 +33,7 @@ import {
 import type { LimitCounters } from '../http/v2/pipeline/counters.ts';
 import type { DeliveryClaims } from '../webhooks/dispatcher.ts';
 import { postgresDeliveryClaims } from './postgres-claims.ts';
+import { PostgresJournal } from './postgres-journal.ts';
 import { postgresLimitCounters, type Query } from './postgres-limits.ts';
 import { CHANNEL, LOCKS, prepareSchema } from './postgres-schema.ts';
 
@@ -118,6 +119,7 @@ export class PostgresStore implements CommandLog, SharedLog {
   private closed = false;
   /** The connection that hears of other replicas' commits (LISTEN), while it is up. */
   private listener: pg.Client | undefined;
+  private readonly journals: PostgresJournal[] = [];
 
   private constructor(
     private readonly pool: pg.Pool,
@@ -137,7 +139,9 @@ export class PostgresStore implements CommandLog, SharedLog {
   ): Promise<{ store: PostgresStore; report: StoreOpenReport }> {
     const pool = new pg.Pool({
       connectionString: url,
-      max: 4,
+      // The command log uses at most one write, one catch-up and one snapshot at a time, the
+      // request journal one insert at a time (postgres-journal.ts) and its reads.
+      max: 5,
       connectionTimeoutMillis: 5_000,
       query_timeout: 15_000,
       application_name: 'lmskit mock',
@@ -262,12 +266,23 @@ export class PostgresStore implements CommandLog, SharedLog {
     return Promise.all([this.nextRound, writes]).then(() => {});
   }
 
+  /**
+   * The request journal of the sandbox, in this store, holding the last `size` requests of every
+   * replica (postgres-journal.ts): the app's `journalStore` (mock/app.ts).
+   */
+  journal(size: number): PostgresJournal {
+    const journal = new PostgresJournal(this.pool, size, this.name);
+    this.journals.push(journal);
+    return journal;
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     const { listener } = this;
     this.listener = undefined;
     await listener?.end().catch(() => {});
+    for (const journal of this.journals) journal.close();
     await this.writes;
     await this.pool.end().catch(() => {});
   }

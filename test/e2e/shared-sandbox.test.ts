@@ -1,7 +1,8 @@
 // Three `lmskit mock --store postgres://…` processes over one real PostgreSQL (test/postgres.ts),
 // talked to as clients behind a round-robin balancer would (docs/mock.md, Shared sandbox): each
 // request goes to the next replica. They serve one platform: a write answered by one is read by the
-// next, racing writes of one rule give one winner, and a reset through one resets them all.
+// next, racing writes of one rule give one winner, a reset through one resets them all, and the request
+// journal of any lists the requests every replica answered.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_SITE_API_KEY } from '../../mock/seed/demo.ts';
 import { STORE_PASSWORD, startPostgres, type TestPostgres } from '../postgres.ts';
@@ -86,6 +87,25 @@ describe('a shared sandbox: three replicas, one platform (docs/mock.md, Shared s
     const made = await v1(next())('/groups', { method: 'POST', json: { name: 'Before the reset' } });
     expect((await admin(next())('/reset', { method: 'POST', json: {} })).status).toBe(200);
     for (const base of bases) expect((await v1(base)(`/groups/${made.body.id}/statistics`)).status).toBe(404);
+  });
+
+  it('one request journal: a request answered by one replica is in the next one’s journal as soon as it is answered, and a clear through one is seen by all', async () => {
+    for (let i = 0; i < 30; i++) {
+      const answered = await v1(next())(`/courses/${(i % 5) + 1}?probe=${i}`);
+      expect(answered.status).toBe(200);
+      const listed = await admin(next())('/journal?limit=1');
+      expect(listed.body.requests[0]?.url).toBe(`/openapi/v1/courses/${(i % 5) + 1}?probe=${i}`);
+    }
+    const everyProbe = await admin(next())('/journal?path=/openapi/v1/courses/&limit=30');
+    const probes = everyProbe.body.requests.map((e: { url: string }) => new URL(e.url, 'http://x').search);
+    expect(probes).toEqual(Array.from({ length: 30 }, (_, i) => `?probe=${29 - i}`));
+    expect(new Set(everyProbe.body.requests.map((e: { id: string }) => e.id)).size).toBe(30);
+
+    const cleared = await admin(next())('/journal', { method: 'DELETE' });
+    expect(cleared.status).toBe(200);
+    expect(cleared.body.cleared).toBeGreaterThanOrEqual(30);
+    for (const base of bases)
+      expect((await admin(base)('/journal')).body).toMatchObject({ requests: [], held: 0 });
   });
 
   it('the snapshots of every replica are the same', async () => {
@@ -188,6 +208,20 @@ describe('a shared sandbox when a replica or PostgreSQL fails (docs/mock.md, Sha
     expect((await v1(next())('/groups', { method: 'POST', json: { name: 'After the outage' } })).status).toBe(
       201,
     );
-    for (const p of replicas) expect(p.child.exitCode).toBeNull();
+    // The journal is written again: an answer waits for its row once an insert succeeded again.
+    await expect
+      .poll(
+        async () => {
+          const probe = `/openapi/v1/courses/1?after-outage=${Math.random()}`;
+          await v1(next())(probe.slice('/openapi/v1'.length));
+          return (await admin(next())('/journal?limit=1')).body.requests[0]?.url === probe;
+        },
+        { timeout: 30_000 },
+      )
+      .toBe(true);
+    for (const p of replicas) {
+      expect(p.child.exitCode).toBeNull();
+      expect(p.output()).not.toContain(STORE_PASSWORD);
+    }
   });
 });
