@@ -262,39 +262,39 @@ export function writeReport(m: Measurements): void {
   })();
   const md = `# Benchmark results
 
-  Written by \`${results.command}\` on ${results.date.slice(0, 16).replace('T', ' ')} UTC in ${elapsedS} s.
+Written by \`${results.command}\` on ${results.date.slice(0, 16).replace('T', ' ')} UTC in ${elapsedS} s.
 
-  Machine: ${machine.cores} cores (${machine.cpu}), ${machine.memoryGb} GiB, ${machine.os}; Node ${versions.node},
-  Express ${versions.express}, autocannon ${versions.autocannon}, Prism ${versions.prism}. Pinning: ${machine.pinning}.
-  Load average (1, 5, 15 min) at start ${loadAtStart.join(' ')}, at end ${loadAtEnd.join(' ')} — other work on the
-  machine shares the cores, which is what the interleaved medians are for.
+Machine: ${machine.cores} cores (${machine.cpu}), ${machine.memoryGb} GiB, ${machine.os}; Node ${versions.node},
+Express ${versions.express}, autocannon ${versions.autocannon}, Prism ${versions.prism}. Pinning: ${machine.pinning}.
+Load average (1, 5, 15 min) at start ${loadAtStart.join(' ')}, at end ${loadAtEnd.join(' ')} — other work on the
+machine shares the cores, which is what the interleaved medians are for.
 
-  Method: for each scenario and connection count, ${ROUNDS} rounds; in each round the mock, the bare Express route
-  answering the same bytes and (reads, at 10 connections) Prism run one after the other for ${SECONDS} s each (in
-  reverse order in odd rounds), after
-  one warm-up run each. Three scenarios also run, at 10 connections, the same bare route on the mock's own HTTP
-  server (\`lib/express-server.ts\`: requests built with Express's prototypes); that column has no target. A ratio is the mock's req/s over its neighbour's in the same round; the table gives the
-  median ratio with its min–max, and the median req/s and latencies. The load generator (autocannon) is its
-  own process. Scale seed: \`${SCALE}\`${FULL ? `; million-user seed: \`${MILLION}\`` : ''}.
+Method: for each scenario and connection count, ${ROUNDS} rounds; in each round the mock, the bare Express route
+answering the same bytes and (reads, at 10 connections) Prism run one after the other for ${SECONDS} s each (in
+reverse order in odd rounds), after
+one warm-up run each. Three scenarios also run, at 10 connections, the same bare route on the mock's own HTTP
+server (\`lib/express-server.ts\`: requests built with Express's prototypes); that column has no target. A ratio is the mock's req/s over its neighbour's in the same round; the table gives the
+median ratio with its min–max, and the median req/s and latencies. The load generator (autocannon) is its
+own process. Scale seed: \`${SCALE}\`${FULL ? `; million-user seed: \`${MILLION}\`` : ''}.
 
-  ${table.join('\n')}
+${table.join('\n')}
 
-  The tool server: \`tools/call get_course\` over Streamable HTTP (\`lmskit mcp --http\`) against the same backend
-  call made directly (\`GET /api/v2/courses/1\`) and against a bare Express proxy making that call (\`bench/bare-proxy.ts\`),
-  10 connections, interleaved over ${ROUNDS} rounds after a ${TOOL_WARM_UP_SECONDS} s warm-up of each: p50 ${tool.p50.median} ms
-  (${tool.p50.min}–${tool.p50.max}) against ${direct.p50.median} ms direct and ${proxy.p50.median} ms through the proxy, p99 ${tool.p99.median} ms (${tool.p99.min}–${tool.p99.max}) against
-  ${direct.p99.median} and ${proxy.p99.median} ms; ${Math.round(tool.reqPerSec.median)} against ${Math.round(direct.reqPerSec.median)} and ${Math.round(proxy.reqPerSec.median)} req/s. Within a round: ${fmt(toolRatio.rate)} the proxy's
-  req/s and ${fmt(toolRatio.p99)} its p99; ${fmt(toolRatio.rateOverDirect)} the direct call's req/s.
+The tool server: \`tools/call get_course\` over Streamable HTTP (\`lmskit mcp --http\`) against the same backend
+call made directly (\`GET /api/v2/courses/1\`) and against a bare Express proxy making that call (\`bench/bare-proxy.ts\`),
+10 connections, interleaved over ${ROUNDS} rounds after a ${TOOL_WARM_UP_SECONDS} s warm-up of each: p50 ${tool.p50.median} ms
+(${tool.p50.min}–${tool.p50.max}) against ${direct.p50.median} ms direct and ${proxy.p50.median} ms through the proxy, p99 ${tool.p99.median} ms (${tool.p99.min}–${tool.p99.max}) against
+${direct.p99.median} and ${proxy.p99.median} ms; ${Math.round(tool.reqPerSec.median)} against ${Math.round(direct.reqPerSec.median)} and ${Math.round(proxy.reqPerSec.median)} req/s. Within a round: ${fmt(toolRatio.rate)} the proxy's
+req/s and ${fmt(toolRatio.p99)} its p99; ${fmt(toolRatio.rateOverDirect)} the direct call's req/s.
 
-  Start to ready: ${results.startup.demoMs} ms with the demo seed, ${results.startup.scaleMs} ms with 100 000 users${millionStart ? `, ${results.startup.millionMs} ms with 1 000 000 users` : ''}.
-  Resident memory with 100 000 users: ${scaleRss} MB idle; ${afterLoadRss.scale} MB after its benchmark load (${idleRss.scale} MB before).${FULL ? ` With 1 000 000 users: ${millionRss} MB idle.` : ''}
-  The conformance suite (${results.conformance.checks} checks) ran in ${(conformanceMs / 1000).toFixed(1)} s.
+Start to ready: ${results.startup.demoMs} ms with the demo seed, ${results.startup.scaleMs} ms with 100 000 users${millionStart ? `, ${results.startup.millionMs} ms with 1 000 000 users` : ''}.
+Resident memory with 100 000 users: ${scaleRss} MB idle; ${afterLoadRss.scale} MB after its benchmark load (${idleRss.scale} MB before).${FULL ? ` With 1 000 000 users: ${millionRss} MB idle.` : ''}
+The conformance suite (${results.conformance.checks} checks) ran in ${(conformanceMs / 1000).toFixed(1)} s.
 
-  ## Targets
+## Targets
 
-  ${targetTable.join('\n')}
+${targetTable.join('\n')}
 
-  ${previous || '## Findings\n\n(none recorded yet)\n'}`;
+${previous || '## Findings\n\n(none recorded yet)\n'}`;
   writeFileSync(join(ROOT, 'bench', 'RESULTS.md'), md);
   console.log(
     `\n${table.join('\n')}\n\n${targetTable.join('\n')}\n\n${elapsedS} s; wrote bench/results.json and bench/RESULTS.md`,
