@@ -5,8 +5,10 @@
 // round's neighbouring runs with its min–max. The load generator is its own process, pinned apart
 // from the servers where the machine has the cores (bench/machine.ts). Targets are on the medians.
 // Writes bench/results.json and bench/RESULTS.md; `BENCH_FULL=1` adds the million-user scenarios and
-// a 60 s mixed load for memory. `BENCH_ONLY=<text>` runs only the scenarios whose name contains the
-// text, prints their table and writes nothing. Targets are benchmark targets, not tests.
+// a 60 s mixed load for memory. The shared sandbox (`--store`, bench/shared.ts) runs last, against a
+// PostgreSQL of its own. `BENCH_ONLY=<text>` runs only the scenarios (and the "Shared sandbox" section)
+// whose name contains the text, prints their table and writes nothing. Targets are benchmark targets,
+// not tests.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,6 +23,7 @@ import { CPUS, describeMachine, loadAverage, pin } from './machine.ts';
 import { lmskitNodeFlags } from './node-flags.ts';
 import { type Contender, type Row, writeReport } from './report.ts';
 import { freshQueries, KEY, MCP, type Scenario, type ServerName, scenariosOf } from './scenarios.ts';
+import { measureSharedSandbox, SHARED_NAME, sharedMarkdown, sharedProblems } from './shared.ts';
 import { median, round2, spread } from './stats.ts';
 
 const FULL = process.env.BENCH_FULL === '1';
@@ -124,8 +127,28 @@ process.on('exit', () => rmSync(stateDir, { recursive: true, force: true }));
 const SCENARIOS = scenariosOf(FULL);
 
 if (ONLY) SCENARIOS.splice(0, SCENARIOS.length, ...SCENARIOS.filter((s) => s.name.includes(ONLY)));
-if (!SCENARIOS.length) throw new Error(`BENCH_ONLY=${ONLY}: no scenario's name contains it`);
+const sharedOnly = ONLY !== undefined && SHARED_NAME.toLowerCase().includes(ONLY.toLowerCase());
+if (!SCENARIOS.length && !sharedOnly)
+  throw new Error(`BENCH_ONLY=${ONLY}: no scenario's name contains it, nor "${SHARED_NAME}"`);
 console.log(`machine: ${JSON.stringify(describeMachine())}; load average ${loadAtStart.join(' ')}`);
+const sharedSettings = {
+  full: FULL,
+  rounds: FULL ? ROUNDS : Math.min(ROUNDS, 3),
+  seconds: SECONDS,
+  warmUpSeconds: WARM_UP_SECONDS,
+  scale: SCALE,
+};
+if (sharedOnly) {
+  // The shared sandbox alone (BENCH_ONLY=shared): its tables, and nothing written.
+  const client = new LoadGenerator(CPUS?.client ?? null);
+  const shared = await measureSharedSandbox(client, sharedSettings);
+  client.stop();
+  const problems = sharedProblems(shared);
+  console.log(
+    `\nBENCH_ONLY=${ONLY}; load average now ${loadAverage().join(' ')}\n\n${sharedMarkdown(shared)}${problems.length ? `\nNot every answer was 2xx: ${problems.join('; ')}` : ''}`,
+  );
+  if (!SCENARIOS.length) process.exit(0);
+}
 /** With BENCH_ONLY, a server is started only when one of its scenarios runs. */
 const needed = (name: ServerName) => !ONLY || SCENARIOS.some((s) => s.server === name);
 console.log('starting the mocks and Prism...');
@@ -368,6 +391,11 @@ if (FULL) {
   soak = { idleMb, afterMb: rssMb(fresh.child), samples };
   fresh.child.kill('SIGKILL');
 }
+
+// The shared sandbox (bench/shared.ts), with nothing else of the bench running: one replica against
+// the plain mock, 1–3 replicas of one store, and a replica joining 100 000 users.
+for (const c of children.splice(0)) c.kill('SIGKILL');
+const shared = await measureSharedSandbox(client, sharedSettings);
 client.stop();
 
 // Start to ready and memory once more per seed, now that nothing else runs.
@@ -413,6 +441,7 @@ writeReport({
   soak,
   conformance,
   conformanceMs,
+  shared,
   startedAt,
   loadAtStart,
   loadAtEnd,
