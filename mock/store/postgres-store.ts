@@ -52,6 +52,11 @@ interface SideEntry {
   a: unknown;
 }
 type StoredEntry = CommandLogEntry | SideEntry;
+/** A row of the command log as the driver gives it (a bigint as text). */
+interface CommandRow {
+  seq: string;
+  entry: string;
+}
 const isSide = (entry: StoredEntry): entry is SideEntry => 's' in entry;
 
 /** Commands between two snapshots in the store: a joining replica replays at most this many. */
@@ -173,7 +178,8 @@ export class PostgresStore implements CommandLog, SharedLog {
         : unavailable(store.name, error);
     }
     client.release();
-    const replayed = await store.rebuild().catch(async (error) => {
+    // A store this replica has just made holds its own state: only what others added since is read.
+    const replayed = await (started === 'new' ? store.pull(pool) : store.rebuild()).catch(async (error) => {
       await pool.end().catch(() => {});
       throw error;
     });
@@ -346,9 +352,12 @@ export class PostgresStore implements CommandLog, SharedLog {
       throw unavailable(this.name, error);
     }
     try {
-      await client.query('BEGIN');
-      await client.query('SELECT pg_advisory_xact_lock($1)', [LOCKS.write]);
-      await this.pull(client);
+      // One round trip: the transaction, the lock, and the first page of what others committed (the
+      // text holds only this replica's own numbers, so it needs no parameters).
+      const results = (await client.query(
+        `BEGIN; SELECT pg_advisory_xact_lock(${LOCKS.write}); ${this.commandsAfter(this.applied)}`,
+      )) as unknown as pg.QueryResult<CommandRow>[];
+      if (this.applyRows(results[2]?.rows ?? [])) await this.pull(client);
     } catch (error) {
       await client.query('ROLLBACK').catch(() => {});
       client.release();
@@ -378,14 +387,16 @@ export class PostgresStore implements CommandLog, SharedLog {
     this.alongside = [];
     try {
       await Promise.all(alongside);
-      if (entries.length) {
-        await client.query(
-          'INSERT INTO lmskit_commands (seq, entry) SELECT * FROM unnest($1::bigint[], $2::text[])',
-          [entries.map((_, i) => first + i), entries.map((e) => JSON.stringify(e))],
-        );
-        await client.query('SELECT pg_notify($1, $2)', [CHANNEL, String(this.applied)]);
-      }
-      await client.query('COMMIT');
+      // One round trip: the entries, the notice to the other replicas, the commit. The entries are
+      // quoted by the driver (escapeLiteral), as parameters would be; a statement that fails stops
+      // the rest, and the transaction is rolled back below.
+      const rows = entries.map((e, i) => `(${first + i}, ${client.escapeLiteral(JSON.stringify(e))})`);
+      await client.query(
+        entries.length
+          ? `INSERT INTO lmskit_commands (seq, entry) VALUES ${rows.join(', ')};
+             SELECT pg_notify('${CHANNEL}', '${this.applied}'); COMMIT`
+          : 'COMMIT',
+      );
     } catch (error) {
       await client.query('ROLLBACK').catch(() => {});
       client.release();
@@ -398,30 +409,36 @@ export class PostgresStore implements CommandLog, SharedLog {
     return result as T;
   }
 
+  /** The query of the next page of commands after `seq`. */
+  private commandsAfter(seq: number): string {
+    return `SELECT seq, entry FROM lmskit_commands WHERE seq > ${Math.trunc(seq)} ORDER BY seq LIMIT ${PAGE}`;
+  }
+
   /** Applies the commands committed after this replica's last, in order. */
   private async pull(db: pg.Pool | pg.PoolClient): Promise<number> {
-    let replayed = 0;
+    const from = this.applied;
     for (;;) {
-      const { rows } = await db.query<{ seq: string; entry: string }>(
-        'SELECT seq, entry FROM lmskit_commands WHERE seq > $1 ORDER BY seq LIMIT $2',
-        [this.applied, PAGE],
-      );
-      for (const row of rows) {
-        const seq = Number(row.seq);
-        // A write of this replica committed while the query was under way: already in memory.
-        if (seq <= this.applied) continue;
-        if (seq !== this.applied + 1 || this.stale) {
-          this.stale = true;
-          throw new CommandLogError('The replica lost its place in the shared log; it is rebuilt.', 1);
-        }
-        const entry = JSON.parse(row.entry) as StoredEntry;
-        if (isSide(entry)) this.applySide(entry);
-        else this.replay(entry);
-        this.applied = seq;
-        replayed++;
-      }
-      if (rows.length < PAGE) return replayed;
+      const { rows } = await db.query<CommandRow>(this.commandsAfter(this.applied));
+      if (!this.applyRows(rows)) return this.applied - from;
     }
+  }
+
+  /** Applies a page of commands; answers whether a next page may hold more. */
+  private applyRows(rows: CommandRow[]): boolean {
+    for (const row of rows) {
+      const seq = Number(row.seq);
+      // A write of this replica committed while the query was under way: already in memory.
+      if (seq <= this.applied) continue;
+      if (seq !== this.applied + 1 || this.stale) {
+        this.stale = true;
+        throw new CommandLogError('The replica lost its place in the shared log; it is rebuilt.', 1);
+      }
+      const entry = JSON.parse(row.entry) as StoredEntry;
+      if (isSide(entry)) this.applySide(entry);
+      else this.replay(entry);
+      this.applied = seq;
+    }
+    return rows.length === PAGE;
   }
 
   private replay(entry: CommandLogEntry): void {
