@@ -108,6 +108,18 @@ describe('a shared sandbox: three replicas, one platform (docs/mock.md, Shared s
       expect((await admin(base)('/journal')).body).toMatchObject({ requests: [], held: 0 });
   });
 
+  it('a fault with count 1 added through one replica answers once in the whole sandbox (docs/mock.md, Faults)', async () => {
+    const added = await admin(next())('/faults', {
+      method: 'POST',
+      json: { method: 'GET', path: '/openapi/v1/courses', status: 503, count: 1 },
+    });
+    expect(added.status).toBe(201);
+    const statuses = await Promise.all(bases.map((base) => v1(base)('/courses').then((a) => a.status)));
+    expect(statuses.filter((s) => s === 503)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(2);
+    for (const base of bases) expect((await admin(base)('/faults')).body.faults).toEqual([]);
+  });
+
   it('the snapshots of every replica are the same', async () => {
     const snapshots = await Promise.all(bases.map(async (base) => (await admin(base)('/snapshot')).body));
     expect(snapshots[1]).toEqual(snapshots[0]);
