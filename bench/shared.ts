@@ -446,7 +446,7 @@ ${cpus().length} cores**, so more replicas also means less CPU for each.
 ${replicaTable.join('\n')}
 
 Joining ${j.users.toLocaleString('en').replaceAll(',', ' ')} users (\`--seed-scale ${scale}\`, a snapshot of ${j.snapshotMb} MB in the store), nothing pinned:
-the first replica (building the seed, writing it to the empty store and reading it back) answered its first 200
+the first replica (building the seed and writing it to the empty store) answered its first 200
 after ${s(j.firstMs)} s; a second replica
 (spawned, reading the snapshot) printed its banner after ${s(joinBanner.median)} s and answered its first 200 for \`u${j.users}\` after
 ${s(joinReady.median)} s${j.joins.length > 1 ? ` (median of ${j.joins.length}, ${s(joinReady.min)}–${s(joinReady.max)} s)` : ''}, ${mid(j.joins.map((x) => x.rssMb))} MB resident then. The same seed in memory, without \`--store\`:
