@@ -20,6 +20,7 @@ import { bundlePath, ROOT } from '../lib/paths.ts';
 import { DEMO_SITE_API_KEY, demoMcpKey } from '../mock/seed/demo.ts';
 import { LoadGenerator, type LoadSummary } from './load.ts';
 import { CPUS, describeMachine, loadAverage, pin } from './machine.ts';
+import { ADMIN, mockArgs } from './mock-command.ts';
 import { lmskitNodeFlags } from './node-flags.ts';
 import { type Contender, type Row, writeReport } from './report.ts';
 import { freshQueries, KEY, MCP, type Scenario, type ServerName, scenariosOf } from './scenarios.ts';
@@ -36,7 +37,6 @@ const MILLION = 'users=1000000,courses=10000,assignments=5000000';
 const SOAK_SECONDS = 60;
 const TOOL_WARM_UP_SECONDS = 4;
 const WARM_UP_SECONDS = Number(process.env.BENCH_WARM_UP ?? 1.5);
-const ADMIN = 'bench-admin-token';
 const startedAt = new Date();
 const loadAtStart = loadAverage();
 
@@ -76,19 +76,6 @@ const rssMb = (child: ChildProcess) =>
 
 const base = (p: number) => `http://127.0.0.1:${p}`;
 const lmskit = join(ROOT, 'bin', 'lmskit.js');
-const mockArgs = (port: number, extra: string[]) => [
-  ...lmskitNodeFlags(),
-  lmskit,
-  'mock',
-  '--port',
-  String(port),
-  '--admin-token',
-  ADMIN,
-  '--rate-limit',
-  '0',
-  '--frozen-clock',
-  ...extra,
-];
 const health = (port: number) => `${base(port)}/__admin/health`;
 
 /** A mock on a free port; `extra` are its flags. */

@@ -14,14 +14,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
-import { join } from 'node:path';
 import pg from 'pg';
 import { freePort } from '../lib/net.ts';
 import { ROOT } from '../lib/paths.ts';
 import { startPostgres } from '../test/postgres.ts';
 import { LoadGenerator, type LoadSummary } from './load.ts';
 import { CPUS, loadAverage, pin } from './machine.ts';
-import { lmskitNodeFlags } from './node-flags.ts';
+import { mockArgs } from './mock-command.ts';
 import { KEY, type Scenario, scenariosOf } from './scenarios.ts';
 import { median, round2, spread } from './stats.ts';
 
@@ -78,7 +77,6 @@ export interface SharedMeasurements {
   join: JoinMeasurements;
 }
 
-const ADMIN = 'bench-admin-token';
 const base = (p: number) => `http://127.0.0.1:${p}`;
 /** Total connections of the replica runs, spread evenly over 1, 2 or 3 replicas. */
 const REPLICA_CONNECTIONS = 30;
@@ -141,23 +139,10 @@ async function startMock(
 ): Promise<Replica> {
   const port = await freePort();
   const t0 = performance.now();
-  const child = spawn(
-    process.execPath,
-    [
-      ...lmskitNodeFlags(),
-      join(ROOT, 'bin', 'lmskit.js'),
-      'mock',
-      '--port',
-      String(port),
-      '--admin-token',
-      ADMIN,
-      '--rate-limit',
-      '0',
-      '--frozen-clock',
-      ...extra,
-    ],
-    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  const child = spawn(process.execPath, mockArgs(port, extra), {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   if (pinTo && child.pid) pin(child.pid, pinTo);
   let bannerMs = 0;
