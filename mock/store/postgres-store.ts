@@ -16,8 +16,15 @@
 // have asked before they were sent.
 //
 // Each entry carries the clock after its command (`c`), which every replica takes, so the virtual
-// clock is one. A replica starts from the newest snapshot in the store and the commands after it;
-// one is written every SNAPSHOT_EVERY commands by the replica that commits the last of them.
+// clock is one. Besides the platform's commands the log holds the changes of shared sides
+// (SharedLog.share: the injected faults), state outside the platform that every replica keeps alike.
+// A replica starts from the newest snapshot in the store (the platform, the clock, the sides) and the
+// entries after it; one is written every SNAPSHOT_EVERY entries by the replica that commits the last
+// of them. Replicas LISTEN for each other's commits, to stay near the log's head.
+//
+// Beside the log, the store keeps what changes with every request and so is no command: the
+// pipeline's counters (postgres-limits.ts), the claims on webhook attempts (postgres-claims.ts) and
+// the request journal (postgres-journal.ts).
 import pg from 'pg';
 import type { ClockState } from '../domain/clock.ts';
 import {
