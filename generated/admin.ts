@@ -887,6 +887,16 @@ export interface components {
              */
             version: string;
         };
+        /** @description An error of the admin API, in the `/api/v2` error shape. */
+        AdminError: {
+            /** @description What went wrong, in a sentence. */
+            error: string;
+            /**
+             * @description A stable error code.
+             * @example NOT_FOUND
+             */
+            code: string;
+        };
         /** @description What to load after the reset, and what to leave as it is. */
         ResetRequest: {
             /**
@@ -941,16 +951,6 @@ export interface components {
              * @example []
              */
             kept: components["schemas"]["ResetPart"][];
-        };
-        /** @description An error of the admin API, in the `/api/v2` error shape. */
-        AdminError: {
-            /** @description What went wrong, in a sentence. */
-            error: string;
-            /**
-             * @description A stable error code.
-             * @example NOT_FOUND
-             */
-            code: string;
         };
         /**
          * @description The tenant's MCP tier (`restrictions.mcpAccess`) — the upper bound for every key of the tenant. `none`, the default, disables MCP (403 `MCP_LICENSE_DISABLED`), `read` treats every key as read-only, `full` lets keys use their scopes.
@@ -2614,6 +2614,20 @@ export interface components {
         };
     };
     responses: {
+        /** @description The mock could not keep or read the state: its state file could not be written (a full disk, say), or, in a shared sandbox (`--store`), the PostgreSQL store every replica shares could not be reached, which any request may meet, a read too. Nothing changed, and the same request may be retried after the delay in `Retry-After` (code `STATE_NOT_SAVED`). */
+        ServiceUnavailable: {
+            headers: {
+                /**
+                 * @description Seconds to wait before retrying, the same delay the message names.
+                 * @example 10
+                 */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminError"];
+            };
+        };
         /** @description The request does not match the contract; nothing changed. */
         BadRequest: {
             headers: {
@@ -2626,20 +2640,6 @@ export interface components {
         /** @description The admin token is missing or wrong. */
         Unauthorized: {
             headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["AdminError"];
-            };
-        };
-        /** @description The change was not saved: the state file could not be written (a full disk, say), so nothing changed and the same request may be retried after the delay in `Retry-After` (code `STATE_NOT_SAVED`). */
-        ServiceUnavailable: {
-            headers: {
-                /**
-                 * @description Seconds to wait before retrying, the same delay the message names.
-                 * @example 10
-                 */
-                "Retry-After"?: number;
                 [name: string]: unknown;
             };
             content: {
@@ -2780,6 +2780,7 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     resetState: {
@@ -2855,6 +2856,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createTenant: {
@@ -2909,6 +2911,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateTenant: {
@@ -2973,6 +2976,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getTenantUser: {
@@ -3004,6 +3008,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listTenantGroups: {
@@ -3037,6 +3042,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listTenantCourses: {
@@ -3070,6 +3076,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listTenantAssignments: {
@@ -3110,6 +3117,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getLimits: {
@@ -3136,6 +3144,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     resetLimits: {
@@ -3189,6 +3198,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createMcpKey: {
@@ -3249,6 +3259,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     revokeMcpKey: {
@@ -3300,6 +3311,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     advanceClock: {
@@ -3449,6 +3461,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createWebhookReceiver: {
@@ -3511,6 +3524,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getWebhookDelivery: {
@@ -3539,6 +3553,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     redeliverWebhookDelivery: {
@@ -3636,6 +3651,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateAiSettings: {
@@ -3696,6 +3712,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getRequestJournal: {
@@ -3750,6 +3767,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     clearRequestJournal: {
@@ -3771,6 +3789,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     exportJournalHar: {
@@ -3825,6 +3844,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getJournalEntry: {
@@ -3851,6 +3871,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listFaults: {
@@ -3872,6 +3893,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createFault: {
@@ -3899,6 +3921,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             409: components["responses"]["Conflict"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     clearFaults: {
@@ -3920,6 +3943,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteFault: {
@@ -3946,6 +3970,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     exportSnapshot: {
@@ -3967,6 +3992,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     importSnapshot: {
@@ -4018,37 +4044,37 @@ export type ErrorCode = keyof typeof errorCodes;
 /** The codes each operation documents, by operationId. */
 export interface OperationErrorCodes {
     advanceClock: "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
-    clearFaults: "UNAUTHORIZED";
-    clearRequestJournal: "UNAUTHORIZED";
-    createFault: "ALREADY_FINISHED" | "ASSIGNMENT_NOT_STARTED" | "TENANT_EXISTS" | "TOO_MANY_FAULTS" | "UNAUTHORIZED" | "VALIDATION_ERROR";
+    clearFaults: "STATE_NOT_SAVED" | "UNAUTHORIZED";
+    clearRequestJournal: "STATE_NOT_SAVED" | "UNAUTHORIZED";
+    createFault: "ALREADY_FINISHED" | "ASSIGNMENT_NOT_STARTED" | "STATE_NOT_SAVED" | "TENANT_EXISTS" | "TOO_MANY_FAULTS" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     createMcpKey: "LICENSE_RESTRICTED" | "NOT_FOUND" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     createTenant: "ALREADY_FINISHED" | "ASSIGNMENT_NOT_STARTED" | "STATE_NOT_SAVED" | "TENANT_EXISTS" | "TOO_MANY_FAULTS" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     createWebhookReceiver: "NOT_FOUND" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
-    deleteFault: "NOT_FOUND" | "UNAUTHORIZED" | "VALIDATION_ERROR";
+    deleteFault: "NOT_FOUND" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     deleteWebhookReceiver: "NOT_FOUND" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
-    exportJournalHar: "UNAUTHORIZED" | "VALIDATION_ERROR";
-    exportSnapshot: "UNAUTHORIZED";
-    getAiSettings: "NOT_FOUND" | "UNAUTHORIZED" | "VALIDATION_ERROR";
-    getClock: "UNAUTHORIZED";
-    getHealth: never;
-    getJournalEntry: "NOT_FOUND" | "UNAUTHORIZED" | "VALIDATION_ERROR";
-    getLimits: "NOT_FOUND" | "UNAUTHORIZED" | "VALIDATION_ERROR";
-    getMcpKey: "NOT_FOUND" | "UNAUTHORIZED" | "VALIDATION_ERROR";
-    getRequestJournal: "UNAUTHORIZED" | "VALIDATION_ERROR";
-    getTenant: "NOT_FOUND" | "UNAUTHORIZED" | "VALIDATION_ERROR";
-    getTenantUser: "NOT_FOUND" | "UNAUTHORIZED" | "VALIDATION_ERROR";
-    getWebhookDelivery: "NOT_FOUND" | "UNAUTHORIZED" | "VALIDATION_ERROR";
+    exportJournalHar: "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
+    exportSnapshot: "STATE_NOT_SAVED" | "UNAUTHORIZED";
+    getAiSettings: "NOT_FOUND" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
+    getClock: "STATE_NOT_SAVED" | "UNAUTHORIZED";
+    getHealth: "STATE_NOT_SAVED";
+    getJournalEntry: "NOT_FOUND" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
+    getLimits: "NOT_FOUND" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
+    getMcpKey: "NOT_FOUND" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
+    getRequestJournal: "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
+    getTenant: "NOT_FOUND" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
+    getTenantUser: "NOT_FOUND" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
+    getWebhookDelivery: "NOT_FOUND" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     importSnapshot: "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
-    listAiJobs: "NOT_FOUND" | "UNAUTHORIZED" | "VALIDATION_ERROR";
-    listFaults: "UNAUTHORIZED";
-    listMcpKeys: "NOT_FOUND" | "UNAUTHORIZED" | "VALIDATION_ERROR";
-    listTenantAssignments: "NOT_FOUND" | "UNAUTHORIZED" | "VALIDATION_ERROR";
-    listTenantCourses: "NOT_FOUND" | "UNAUTHORIZED" | "VALIDATION_ERROR";
-    listTenantGroups: "NOT_FOUND" | "UNAUTHORIZED" | "VALIDATION_ERROR";
-    listTenants: "UNAUTHORIZED";
-    listTenantUsers: "NOT_FOUND" | "UNAUTHORIZED" | "VALIDATION_ERROR";
-    listWebhookDeliveries: "NOT_FOUND" | "UNAUTHORIZED" | "VALIDATION_ERROR";
-    listWebhookReceivers: "NOT_FOUND" | "UNAUTHORIZED" | "VALIDATION_ERROR";
+    listAiJobs: "NOT_FOUND" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
+    listFaults: "STATE_NOT_SAVED" | "UNAUTHORIZED";
+    listMcpKeys: "NOT_FOUND" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
+    listTenantAssignments: "NOT_FOUND" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
+    listTenantCourses: "NOT_FOUND" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
+    listTenantGroups: "NOT_FOUND" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
+    listTenants: "STATE_NOT_SAVED" | "UNAUTHORIZED";
+    listTenantUsers: "NOT_FOUND" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
+    listWebhookDeliveries: "NOT_FOUND" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
+    listWebhookReceivers: "NOT_FOUND" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     loadFixtures: "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     publishCourse: "NOT_FOUND" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     recordProgress: "ALREADY_FINISHED" | "ASSIGNMENT_NOT_STARTED" | "NOT_FOUND" | "STATE_NOT_SAVED" | "TENANT_EXISTS" | "TOO_MANY_FAULTS" | "UNAUTHORIZED" | "USER_BANNED" | "VALIDATION_ERROR";

@@ -1666,19 +1666,19 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Validation failed; `errors` maps each invalid field to its messages. */
-        BadRequest: {
+        /** @description The mock could not keep or read the state: its state file could not be written (a full disk, say), or, in a shared sandbox (`lmskit mock --store`), the PostgreSQL store every replica shares could not be reached, which any request may meet, a read too, since the replica cannot promise the newest state. Nothing changed, and the same request may be retried after the delay. Assumed choice (the seed shows no server errors): status 503, the delay in the message and in `Retry-After`. */
+        ServiceUnavailable: {
             headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The change was not saved: the mock's state file could not be written (a full disk, say), so nothing changed and the same request may be retried after the delay. Assumed choice (the seed shows no server errors): status 503, the delay in the message and in `Retry-After`. */
-        ServiceUnavailable: {
+        /** @description Validation failed; `errors` maps each invalid field to its messages. */
+        BadRequest: {
             headers: {
-                "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
             content: {
@@ -1759,6 +1759,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createGroupAttributes: {
@@ -1807,6 +1808,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createUserAttributes: {
@@ -1951,6 +1953,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createGroup: {
@@ -2041,6 +2044,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listCourses: {
@@ -2069,6 +2073,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCourse: {
@@ -2098,6 +2103,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     assignCourse: {
@@ -2161,6 +2167,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getStatistics: {
@@ -2182,6 +2189,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getLastWebhookEvent: {
@@ -2208,6 +2216,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     userCreated: {

@@ -2030,6 +2030,16 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The mock could not keep or read the state: its state file could not be written (a full disk, say), or, in a shared sandbox (`lmskit mock --store`), the PostgreSQL store every replica shares could not be reached, which any request may meet, a read too, since the replica cannot promise the newest state. Nothing changed, and the same request may be retried after the delay. Assumed choice (the seed shows no server errors): status 503 with code `STATE_NOT_SAVED`, the delay in the message and in `Retry-After`. */
+        ServiceUnavailable: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The request does not match the contract (wrong type, value out of bounds, missing required field, malformed JSON). Assumed choice: status 400 with code `VALIDATION_ERROR`, the message naming the field. */
         BadRequest: {
             headers: {
@@ -2051,16 +2061,6 @@ export interface components {
         /** @description The request is well-formed but the object's state forbids it. Assumed choice: status 422 with `USER_IS_EXPERT` (banUser; the user is expert on courses), `USER_BANNED` (assignUserToCourse; a banned user cannot be assigned) or `QUESTION_NOT_SINGLE_CHOICE` (regenerateQuestion). */
         Unprocessable: {
             headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description The change was not saved: the mock's state file could not be written (a full disk, say), so nothing changed and the same request may be retried after the delay. Assumed choice (the seed shows no server errors): status 503 with code `STATE_NOT_SAVED`, the delay in the message and in `Retry-After`. */
-        ServiceUnavailable: {
-            headers: {
-                "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
             content: {
@@ -2234,6 +2234,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     searchUsers: {
@@ -2269,6 +2270,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getUser: {
@@ -2300,6 +2302,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     searchCourses: {
@@ -2335,6 +2338,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCourse: {
@@ -2366,6 +2370,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listUserAssignments: {
@@ -2397,6 +2402,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listGroupAssignments: {
@@ -2428,6 +2434,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listMyAssignments: {
@@ -2451,6 +2458,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCourseUserStatistics: {
@@ -2488,6 +2496,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listUserCertificates: {
@@ -2519,6 +2528,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getStatistics: {
@@ -2549,6 +2559,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getLeaderboard: {
@@ -2579,6 +2590,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listAuditLog: {
@@ -2629,6 +2641,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     assignUserToCourse: {
@@ -3140,24 +3153,24 @@ export interface OperationErrorCodes {
     changeUserEmail: "CHAIN_NOT_OWNED" | "COURSE_EDIT_DENIED" | "EMAIL_TAKEN" | "MCP_AUTH_RATE_LIMITED" | "MCP_LICENSE_DISABLED" | "MCP_RATE_LIMITED" | "NOT_FOUND" | "PERMISSION_DENIED" | "ROLE_HIERARCHY" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR" | "WRITE_SCOPE_REQUIRED";
     cloneCourse: "CHAIN_NOT_OWNED" | "COURSE_EDIT_DENIED" | "MCP_AUTH_RATE_LIMITED" | "MCP_LICENSE_DISABLED" | "MCP_RATE_LIMITED" | "NOT_FOUND" | "PERMISSION_DENIED" | "ROLE_HIERARCHY" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR" | "WRITE_SCOPE_REQUIRED";
     generateCourse: "CHAIN_NOT_OWNED" | "COURSE_EDIT_DENIED" | "MCP_AI_DISABLED" | "MCP_AUTH_RATE_LIMITED" | "MCP_LICENSE_DISABLED" | "MCP_RATE_LIMITED" | "NOT_FOUND" | "PERMISSION_DENIED" | "ROLE_HIERARCHY" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR" | "WRITE_SCOPE_REQUIRED";
-    getCapabilities: "CHAIN_NOT_OWNED" | "COURSE_EDIT_DENIED" | "MCP_AUTH_RATE_LIMITED" | "MCP_LICENSE_DISABLED" | "MCP_RATE_LIMITED" | "PERMISSION_DENIED" | "ROLE_HIERARCHY" | "UNAUTHORIZED" | "WRITE_SCOPE_REQUIRED";
-    getCourse: "CHAIN_NOT_OWNED" | "COURSE_EDIT_DENIED" | "MCP_AUTH_RATE_LIMITED" | "MCP_LICENSE_DISABLED" | "MCP_RATE_LIMITED" | "NOT_FOUND" | "PERMISSION_DENIED" | "ROLE_HIERARCHY" | "UNAUTHORIZED" | "VALIDATION_ERROR" | "WRITE_SCOPE_REQUIRED";
-    getCourseUserStatistics: "CHAIN_NOT_OWNED" | "COURSE_EDIT_DENIED" | "MCP_AUTH_RATE_LIMITED" | "MCP_LICENSE_DISABLED" | "MCP_RATE_LIMITED" | "NOT_FOUND" | "PERMISSION_DENIED" | "ROLE_HIERARCHY" | "UNAUTHORIZED" | "VALIDATION_ERROR" | "WRITE_SCOPE_REQUIRED";
+    getCapabilities: "CHAIN_NOT_OWNED" | "COURSE_EDIT_DENIED" | "MCP_AUTH_RATE_LIMITED" | "MCP_LICENSE_DISABLED" | "MCP_RATE_LIMITED" | "PERMISSION_DENIED" | "ROLE_HIERARCHY" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "WRITE_SCOPE_REQUIRED";
+    getCourse: "CHAIN_NOT_OWNED" | "COURSE_EDIT_DENIED" | "MCP_AUTH_RATE_LIMITED" | "MCP_LICENSE_DISABLED" | "MCP_RATE_LIMITED" | "NOT_FOUND" | "PERMISSION_DENIED" | "ROLE_HIERARCHY" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR" | "WRITE_SCOPE_REQUIRED";
+    getCourseUserStatistics: "CHAIN_NOT_OWNED" | "COURSE_EDIT_DENIED" | "MCP_AUTH_RATE_LIMITED" | "MCP_LICENSE_DISABLED" | "MCP_RATE_LIMITED" | "NOT_FOUND" | "PERMISSION_DENIED" | "ROLE_HIERARCHY" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR" | "WRITE_SCOPE_REQUIRED";
     getGenerationJob: "CHAIN_NOT_OWNED" | "COURSE_EDIT_DENIED" | "MCP_AI_DISABLED" | "MCP_AUTH_RATE_LIMITED" | "MCP_LICENSE_DISABLED" | "MCP_RATE_LIMITED" | "NOT_FOUND" | "PERMISSION_DENIED" | "ROLE_HIERARCHY" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR" | "WRITE_SCOPE_REQUIRED";
-    getLeaderboard: "CHAIN_NOT_OWNED" | "COURSE_EDIT_DENIED" | "MCP_AUTH_RATE_LIMITED" | "MCP_LICENSE_DISABLED" | "MCP_RATE_LIMITED" | "PERMISSION_DENIED" | "ROLE_HIERARCHY" | "UNAUTHORIZED" | "VALIDATION_ERROR" | "WRITE_SCOPE_REQUIRED";
-    getStatistics: "CHAIN_NOT_OWNED" | "COURSE_EDIT_DENIED" | "MCP_AUTH_RATE_LIMITED" | "MCP_LICENSE_DISABLED" | "MCP_RATE_LIMITED" | "PERMISSION_DENIED" | "ROLE_HIERARCHY" | "UNAUTHORIZED" | "VALIDATION_ERROR" | "WRITE_SCOPE_REQUIRED";
-    getUser: "CHAIN_NOT_OWNED" | "COURSE_EDIT_DENIED" | "MCP_AUTH_RATE_LIMITED" | "MCP_LICENSE_DISABLED" | "MCP_RATE_LIMITED" | "NOT_FOUND" | "PERMISSION_DENIED" | "ROLE_HIERARCHY" | "UNAUTHORIZED" | "VALIDATION_ERROR" | "WRITE_SCOPE_REQUIRED";
-    listAuditLog: "CHAIN_NOT_OWNED" | "COURSE_EDIT_DENIED" | "MCP_AUTH_RATE_LIMITED" | "MCP_LICENSE_DISABLED" | "MCP_RATE_LIMITED" | "PERMISSION_DENIED" | "ROLE_HIERARCHY" | "UNAUTHORIZED" | "VALIDATION_ERROR" | "WRITE_SCOPE_REQUIRED";
-    listGroupAssignments: "CHAIN_NOT_OWNED" | "COURSE_EDIT_DENIED" | "MCP_AUTH_RATE_LIMITED" | "MCP_LICENSE_DISABLED" | "MCP_RATE_LIMITED" | "NOT_FOUND" | "PERMISSION_DENIED" | "ROLE_HIERARCHY" | "UNAUTHORIZED" | "VALIDATION_ERROR" | "WRITE_SCOPE_REQUIRED";
-    listMyAssignments: "CHAIN_NOT_OWNED" | "COURSE_EDIT_DENIED" | "MCP_AUTH_RATE_LIMITED" | "MCP_LICENSE_DISABLED" | "MCP_RATE_LIMITED" | "PERMISSION_DENIED" | "ROLE_HIERARCHY" | "UNAUTHORIZED" | "WRITE_SCOPE_REQUIRED";
-    listUserAssignments: "CHAIN_NOT_OWNED" | "COURSE_EDIT_DENIED" | "MCP_AUTH_RATE_LIMITED" | "MCP_LICENSE_DISABLED" | "MCP_RATE_LIMITED" | "NOT_FOUND" | "PERMISSION_DENIED" | "ROLE_HIERARCHY" | "UNAUTHORIZED" | "VALIDATION_ERROR" | "WRITE_SCOPE_REQUIRED";
-    listUserCertificates: "CHAIN_NOT_OWNED" | "COURSE_EDIT_DENIED" | "MCP_AUTH_RATE_LIMITED" | "MCP_LICENSE_DISABLED" | "MCP_RATE_LIMITED" | "NOT_FOUND" | "PERMISSION_DENIED" | "ROLE_HIERARCHY" | "UNAUTHORIZED" | "VALIDATION_ERROR" | "WRITE_SCOPE_REQUIRED";
+    getLeaderboard: "CHAIN_NOT_OWNED" | "COURSE_EDIT_DENIED" | "MCP_AUTH_RATE_LIMITED" | "MCP_LICENSE_DISABLED" | "MCP_RATE_LIMITED" | "PERMISSION_DENIED" | "ROLE_HIERARCHY" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR" | "WRITE_SCOPE_REQUIRED";
+    getStatistics: "CHAIN_NOT_OWNED" | "COURSE_EDIT_DENIED" | "MCP_AUTH_RATE_LIMITED" | "MCP_LICENSE_DISABLED" | "MCP_RATE_LIMITED" | "PERMISSION_DENIED" | "ROLE_HIERARCHY" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR" | "WRITE_SCOPE_REQUIRED";
+    getUser: "CHAIN_NOT_OWNED" | "COURSE_EDIT_DENIED" | "MCP_AUTH_RATE_LIMITED" | "MCP_LICENSE_DISABLED" | "MCP_RATE_LIMITED" | "NOT_FOUND" | "PERMISSION_DENIED" | "ROLE_HIERARCHY" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR" | "WRITE_SCOPE_REQUIRED";
+    listAuditLog: "CHAIN_NOT_OWNED" | "COURSE_EDIT_DENIED" | "MCP_AUTH_RATE_LIMITED" | "MCP_LICENSE_DISABLED" | "MCP_RATE_LIMITED" | "PERMISSION_DENIED" | "ROLE_HIERARCHY" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR" | "WRITE_SCOPE_REQUIRED";
+    listGroupAssignments: "CHAIN_NOT_OWNED" | "COURSE_EDIT_DENIED" | "MCP_AUTH_RATE_LIMITED" | "MCP_LICENSE_DISABLED" | "MCP_RATE_LIMITED" | "NOT_FOUND" | "PERMISSION_DENIED" | "ROLE_HIERARCHY" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR" | "WRITE_SCOPE_REQUIRED";
+    listMyAssignments: "CHAIN_NOT_OWNED" | "COURSE_EDIT_DENIED" | "MCP_AUTH_RATE_LIMITED" | "MCP_LICENSE_DISABLED" | "MCP_RATE_LIMITED" | "PERMISSION_DENIED" | "ROLE_HIERARCHY" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "WRITE_SCOPE_REQUIRED";
+    listUserAssignments: "CHAIN_NOT_OWNED" | "COURSE_EDIT_DENIED" | "MCP_AUTH_RATE_LIMITED" | "MCP_LICENSE_DISABLED" | "MCP_RATE_LIMITED" | "NOT_FOUND" | "PERMISSION_DENIED" | "ROLE_HIERARCHY" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR" | "WRITE_SCOPE_REQUIRED";
+    listUserCertificates: "CHAIN_NOT_OWNED" | "COURSE_EDIT_DENIED" | "MCP_AUTH_RATE_LIMITED" | "MCP_LICENSE_DISABLED" | "MCP_RATE_LIMITED" | "NOT_FOUND" | "PERMISSION_DENIED" | "ROLE_HIERARCHY" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR" | "WRITE_SCOPE_REQUIRED";
     processSourceMaterial: "CHAIN_NOT_OWNED" | "COURSE_EDIT_DENIED" | "MCP_AI_DISABLED" | "MCP_AUTH_RATE_LIMITED" | "MCP_LICENSE_DISABLED" | "MCP_RATE_LIMITED" | "NOT_FOUND" | "PERMISSION_DENIED" | "ROLE_HIERARCHY" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR" | "WRITE_SCOPE_REQUIRED";
     refineCourse: "CHAIN_NOT_OWNED" | "COURSE_EDIT_DENIED" | "MCP_AI_DISABLED" | "MCP_AUTH_RATE_LIMITED" | "MCP_LICENSE_DISABLED" | "MCP_RATE_LIMITED" | "NOT_FOUND" | "PERMISSION_DENIED" | "ROLE_HIERARCHY" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR" | "WRITE_SCOPE_REQUIRED";
     regenerateLesson: "CHAIN_NOT_OWNED" | "COURSE_EDIT_DENIED" | "MCP_AI_DISABLED" | "MCP_AUTH_RATE_LIMITED" | "MCP_LICENSE_DISABLED" | "MCP_RATE_LIMITED" | "NOT_FOUND" | "PERMISSION_DENIED" | "ROLE_HIERARCHY" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR" | "WRITE_SCOPE_REQUIRED";
     regenerateQuestion: "CHAIN_NOT_OWNED" | "COURSE_EDIT_DENIED" | "MCP_AI_DISABLED" | "MCP_AUTH_RATE_LIMITED" | "MCP_LICENSE_DISABLED" | "MCP_RATE_LIMITED" | "NOT_FOUND" | "PERMISSION_DENIED" | "QUESTION_NOT_SINGLE_CHOICE" | "ROLE_HIERARCHY" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "USER_BANNED" | "USER_IS_EXPERT" | "VALIDATION_ERROR" | "WRITE_SCOPE_REQUIRED";
-    searchCourses: "CHAIN_NOT_OWNED" | "COURSE_EDIT_DENIED" | "MCP_AUTH_RATE_LIMITED" | "MCP_LICENSE_DISABLED" | "MCP_RATE_LIMITED" | "PERMISSION_DENIED" | "ROLE_HIERARCHY" | "UNAUTHORIZED" | "VALIDATION_ERROR" | "WRITE_SCOPE_REQUIRED";
-    searchUsers: "CHAIN_NOT_OWNED" | "COURSE_EDIT_DENIED" | "MCP_AUTH_RATE_LIMITED" | "MCP_LICENSE_DISABLED" | "MCP_RATE_LIMITED" | "PERMISSION_DENIED" | "ROLE_HIERARCHY" | "UNAUTHORIZED" | "VALIDATION_ERROR" | "WRITE_SCOPE_REQUIRED";
+    searchCourses: "CHAIN_NOT_OWNED" | "COURSE_EDIT_DENIED" | "MCP_AUTH_RATE_LIMITED" | "MCP_LICENSE_DISABLED" | "MCP_RATE_LIMITED" | "PERMISSION_DENIED" | "ROLE_HIERARCHY" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR" | "WRITE_SCOPE_REQUIRED";
+    searchUsers: "CHAIN_NOT_OWNED" | "COURSE_EDIT_DENIED" | "MCP_AUTH_RATE_LIMITED" | "MCP_LICENSE_DISABLED" | "MCP_RATE_LIMITED" | "PERMISSION_DENIED" | "ROLE_HIERARCHY" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR" | "WRITE_SCOPE_REQUIRED";
     unbanUser: "CHAIN_NOT_OWNED" | "COURSE_EDIT_DENIED" | "MCP_AUTH_RATE_LIMITED" | "MCP_LICENSE_DISABLED" | "MCP_RATE_LIMITED" | "NOT_FOUND" | "PERMISSION_DENIED" | "ROLE_HIERARCHY" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR" | "WRITE_SCOPE_REQUIRED";
     uploadSourceMaterial: "CHAIN_NOT_OWNED" | "COURSE_EDIT_DENIED" | "EXTRACTION_BUSY" | "EXTRACTION_LIMIT" | "FILE_TOO_LARGE" | "MCP_AI_DISABLED" | "MCP_AUTH_RATE_LIMITED" | "MCP_LICENSE_DISABLED" | "MCP_RATE_LIMITED" | "NOT_FOUND" | "PERMISSION_DENIED" | "ROLE_HIERARCHY" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "UNSUPPORTED_FILE_TYPE" | "VALIDATION_ERROR" | "WRITE_SCOPE_REQUIRED";
 }

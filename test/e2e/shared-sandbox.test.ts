@@ -4,7 +4,7 @@
 // next, racing writes of one rule give one winner, a reset through one resets them all, and the request
 // journal of any lists the requests every replica answered.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_SITE_API_KEY } from '../../mock/seed/demo.ts';
+import { DEMO_SITE_API_KEY, demoMcpKey } from '../../mock/seed/demo.ts';
 import { STORE_PASSWORD, startPostgres, type TestPostgres } from '../postgres.ts';
 import type { RunningProcess as Replica } from './process.ts';
 import { client, freePort, type RunningProcess, runLmskit, startLmskit } from './process.ts';
@@ -43,6 +43,7 @@ let turn = 0;
 const next = () => bases[turn++ % bases.length] as string;
 const v1 = (base: string) => client(`${base}/openapi/v1`, { 'x-api-key': DEMO_SITE_API_KEY });
 const admin = (base: string) => client(`${base}/__admin`, { authorization: `Bearer ${TOKEN}` });
+const mcp = (base: string) => client(`${base}/api/v2`, { 'x-mcp-key': demoMcpKey('read') });
 
 describe('a shared sandbox: three replicas, one platform (docs/mock.md, Shared sandbox)', () => {
   it('each replica says it shares the store, without the store’s password', () => {
@@ -205,6 +206,15 @@ describe('a shared sandbox when a replica or PostgreSQL fails (docs/mock.md, Sha
         expect(read.status).toBe(503);
         expect(Number(read.headers.get('retry-after'))).toBeGreaterThan(0);
         expect(JSON.stringify(read.body)).not.toContain(STORE_PASSWORD);
+        // Each API's documented 503 (its ServiceUnavailable response: a read may meet it too).
+        expect(read.body).toEqual({ status: 503, message: expect.stringContaining('cannot be reached') });
+        for (const other of [await admin(base)('/faults'), await mcp(base)('/courses')]) {
+          expect(other.status).toBe(503);
+          expect(other.body).toEqual({
+            error: expect.stringContaining('cannot be reached'),
+            code: 'STATE_NOT_SAVED',
+          });
+        }
         const write = await v1(base)('/groups', { method: 'POST', json: { name: 'During the outage' } });
         expect(write.status).toBe(503);
       }
