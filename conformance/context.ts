@@ -6,7 +6,7 @@ import type { operations as V2Operations } from '../generated/v2.ts';
 import { loadTools } from '../lib/tool-schemas.ts';
 import { Api, loadContract } from './api.ts';
 import { type Exchange, HttpClient } from './http.ts';
-import { Incomplete } from './outcomes.ts';
+import { Incomplete, KnockOn, Skipped } from './outcomes.ts';
 
 // The checks import the API's vocabulary from here, with the rest of what they get.
 export {
@@ -119,7 +119,10 @@ export class Context {
   readonly roleKeys = new Map<string, KeyInfo>();
   /** AI calls a key may still make in this run; the quota probe lifts it for its own key. */
   private readonly aiAllowance = new Map<string, number>();
-  private readonly memo = new Map<string, Promise<unknown>>();
+  /** Memoised fixtures and discoveries, each with the check that first asked for it (its owner). */
+  private readonly memo = new Map<string, { value: Promise<unknown>; owner?: string }>();
+  /** The id of the check running now (set by the runner): the owner of the fixtures it makes. */
+  currentCheck?: string;
   private readonly cleanups: (() => Promise<Exchange | undefined>)[] = [];
   /** A prefix unique to this run, for the names of the fixtures it creates. */
   readonly runId = `lmskit${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
@@ -246,14 +249,41 @@ export class Context {
     return this.config.apiKey ? { 'x-api-key': this.config.apiKey } : {};
   }
 
-  /** Computes a value once per run (e.g. an existing user id found by a search). */
+  /**
+   * Computes a value once per run (e.g. an existing user id found by a search). The check that first
+   * asks for it owns it: when it fails, that check reports the failure, and every later check that
+   * needs it is not judged but "blocked by" the owner (a `KnockOn`), so one bad fixture counts once.
+   * Not reaching a verdict (`Incomplete`, the deployment's limits) and a configuration's lack
+   * (`Skipped`) pass through as they are: they are each check's own.
+   */
   once<T>(name: string, compute: () => Promise<T>): Promise<T> {
-    let value = this.memo.get(name) as Promise<T> | undefined;
-    if (!value) {
-      value = compute();
-      this.memo.set(name, value);
+    let entry = this.memo.get(name);
+    if (!entry) {
+      entry = { value: compute(), ...(this.currentCheck ? { owner: this.currentCheck } : {}) };
+      this.memo.set(name, entry);
     }
-    return value;
+    const { value, owner } = entry;
+    if (!owner || owner === this.currentCheck) return value as Promise<T>;
+    return (value as Promise<T>).catch((error: unknown) => this.blame(name, error));
+  }
+
+  /**
+   * Rethrows an error met on the shared fixture `name` as a knock-on of the check that made it (its
+   * owner), unless this check is the owner, or the error is not a failure (`Incomplete`, `Skipped`),
+   * or is already a knock-on (of the fixture it was built from).
+   */
+  blame(name: string, error: unknown): never {
+    const owner = this.memo.get(name)?.owner;
+    if (
+      !owner ||
+      owner === this.currentCheck ||
+      error instanceof KnockOn ||
+      error instanceof Incomplete ||
+      error instanceof Skipped ||
+      !(error instanceof Error)
+    )
+      throw error;
+    throw new KnockOn(owner, name, error);
   }
 
   /** Registers how to remove or neutralise a fixture; run after all checks, newest first. */

@@ -78,6 +78,12 @@ export class HttpClient {
 
   constructor(private readonly options: HttpOptions = {}) {}
 
+  /** When the lockout of this address from an API (its base URL, `http://host/api/v2`) ends, in ms since the epoch, if one is in force. */
+  lockoutEnds(api: string): number | undefined {
+    const block = this.blockedUntil.get(api);
+    return block && block.at > Date.now() ? block.at : undefined;
+  }
+
   private async pace(): Promise<void> {
     const rate = this.options.rate ?? 0;
     if (rate <= 0) return;

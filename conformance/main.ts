@@ -11,7 +11,7 @@ import { toJson } from './reporters/json.ts';
 import { toJunit } from './reporters/junit.ts';
 import { ansi, plain, progressLine, summary } from './reporters/terminal.ts';
 import { sourceOf } from './rules.ts';
-import { exitCode, runChecks } from './runner.ts';
+import { exitCode, runChecks, startWarnings } from './runner.ts';
 
 const HELP = `usage: lmskit conformance --base-url URL [options]
 
@@ -168,6 +168,7 @@ for (const kind of Object.keys(reports)) {
 
 const paint = process.stdout.isTTY && !process.env.NO_COLOR ? ansi : plain;
 console.log(`lmskit conformance against ${config.baseUrl}${config.mcpUrl ? ` and ${config.mcpUrl}` : ''}`);
+for (const warning of startWarnings(config)) console.log(paint('amber', `warning: ${warning}`));
 const report = await runChecks(ALL_CHECKS, config, (r) => console.log(progressLine(r, paint)));
 console.log(`\n${summary(report, paint)}`);
 const writers = { junit: toJunit, json: toJson, html: toHtml } as const;

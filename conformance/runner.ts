@@ -3,9 +3,9 @@
 // reports a departure from one of the kit's assumed choices as a SHOULD of its own; reports progress
 // as it goes; cleans up after itself; and gives the run one outcome.
 import { type ConformanceConfig, Context, type Spent } from './context.ts';
-import { Departure, Incomplete, Skipped } from './outcomes.ts';
+import { Blocked, Departure, Incomplete, KnockOn, Skipped } from './outcomes.ts';
 import { sourceOf } from './rules.ts';
-import type { Check, Result, Verdict } from './types.ts';
+import type { Check, LimitInfo, Result, Verdict } from './types.ts';
 
 export interface RunReport {
   startedAt: string;
@@ -21,6 +21,28 @@ export interface RunReport {
   spent: Spent;
   /** `operationId status` pairs of v1 and v2 a check expected and got. */
   covered: string[];
+  /**
+   * Said before the run started, and kept with it: what the run will leave behind (the lockout of
+   * this address by the failed-login probe of `--probe-limits`).
+   */
+  warnings?: string[];
+  /** When the run ended with this address locked out of `/api/v2` (seed 000, Authentication: per-IP limit): until when. */
+  lockedOutUntil?: string;
+  /** The deployment is the kit's mock (its `GET /__admin/health` answers): the reports say how to clear its limits. */
+  mock?: boolean;
+}
+
+/**
+ * What to tell before a run starts: with `--probe-limits`, that its last probe locks this client's
+ * address out of `/api/v2` (seed 000, Authentication: "per-IP limit on failed authentication
+ * attempts"; the seed does not show for how long, the kit's mock for 5 minutes, docs/mock.md).
+ */
+export function startWarnings(config: ConformanceConfig): string[] {
+  return config.probeLimits
+    ? [
+        `--probe-limits: the run's last probe sends wrong keys until the deployment locks this address out of ${config.baseUrl.replace(/\/+$/, '')}/api/v2 (the failed-login limit, seed 000); for about 5 minutes after the run (as long as the deployment's 429 says; the lmskit mock's lockout is 5 minutes), every /api/v2 request from this machine — the tool server's and yours too — gets 429 MCP_AUTH_RATE_LIMITED`,
+      ]
+    : [];
 }
 
 /** `--only`: a substring of the id, or a glob with `*`. */
@@ -72,7 +94,47 @@ function unmet(check: Check, ctx: Context): string | null {
 
 const CONFIG_FLAGS: Record<string, string> = { expertUserId: '--expert-user', chainId: '--chain' };
 
-async function verdictOf(check: Check, ctx: Context): Promise<Verdict & { optIn?: string }> {
+/** A failure of a check's own, from what it threw. */
+function failureOf(error: unknown): Verdict {
+  if (error instanceof Departure)
+    return {
+      status: 'fail',
+      reason: error.message,
+      ...(error.evidence ? { evidence: error.evidence } : {}),
+    };
+  return { status: 'fail', reason: `the check could not complete: ${(error as Error).message}` };
+}
+
+/**
+ * Where the failures of shared fixtures count: the check that first met one and reported it as a MUST
+ * failure. A knock-on names it (`blockedBy`) and is not judged; one whose cause did not report it as
+ * a MUST failure (a SHOULD, or a check that went on without the fixture) reports it itself, and
+ * later knock-ons of the same cause name this check instead.
+ */
+function knockOnVerdict(
+  error: KnockOn,
+  check: Check,
+  results: Map<string, Result>,
+  countedAt: Map<string, string>,
+): Verdict {
+  const cause = countedAt.get(error.blamed) ?? error.blamed;
+  const counted = results.get(cause);
+  if (counted?.level === 'MUST' && counted.status === 'fail')
+    return {
+      status: 'incomplete',
+      blockedBy: cause,
+      reason: `blocked by ${cause}: ${error.error.message}`,
+    };
+  if (check.level === 'MUST') countedAt.set(error.blamed, check.id);
+  return failureOf(error.error);
+}
+
+async function verdictOf(
+  check: Check,
+  ctx: Context,
+  results: Map<string, Result>,
+  countedAt: Map<string, string>,
+): Promise<Verdict & { optIn?: string }> {
   const optIn = optInMissing(check, ctx);
   if (optIn) return { status: 'skip', reason: `not opted in (${optIn})`, optIn };
   const { keysBlocked } = ctx;
@@ -81,6 +143,7 @@ async function verdictOf(check: Check, ctx: Context): Promise<Verdict & { optIn?
       status: 'incomplete',
       reason: keysBlocked.message,
       ...(keysBlocked.retryAfter !== undefined ? { retryAfter: keysBlocked.retryAfter } : {}),
+      ...(keysBlocked instanceof Blocked ? { limit: keysBlocked.limit } : {}),
     };
   const why = unmet(check, ctx);
   if (why) return { status: 'skip', reason: why };
@@ -93,14 +156,10 @@ async function verdictOf(check: Check, ctx: Context): Promise<Verdict & { optIn?
         status: 'incomplete',
         reason: error.message,
         ...(error.retryAfter !== undefined ? { retryAfter: error.retryAfter } : {}),
+        ...(error instanceof Blocked ? { limit: error.limit } : {}),
       };
-    if (error instanceof Departure)
-      return {
-        status: 'fail',
-        reason: error.message,
-        ...(error.evidence ? { evidence: error.evidence } : {}),
-      };
-    return { status: 'fail', reason: `the check could not complete: ${(error as Error).message}` };
+    if (error instanceof KnockOn) return knockOnVerdict(error, check, results, countedAt);
+    return failureOf(error);
   }
 }
 
@@ -111,10 +170,14 @@ export async function runChecks(
 ): Promise<RunReport> {
   const started = Date.now();
   const ctx = new Context(config);
+  const warnings = startWarnings(config);
   const notes = await ctx.discoverKeys();
   const results: Result[] = [];
+  const byId = new Map<string, Result>();
+  const countedAt = new Map<string, string>();
   const report = (result: Result) => {
     results.push(result);
+    byId.set(result.id, result);
     onResult(result);
   };
   for (const check of checks) {
@@ -125,7 +188,9 @@ export async function runChecks(
       continue;
     }
     const t0 = Date.now();
-    let verdict = await verdictOf(check, ctx);
+    ctx.currentCheck = check.id;
+    let verdict = await verdictOf(check, ctx, byId, countedAt);
+    ctx.currentCheck = undefined;
     const departures = [...ctx.v1.takeNotes(), ...ctx.v2.takeNotes()];
     const summary = departures.map((d) => d.text).join('; ');
     if (departures.length && check.level === 'SHOULD' && verdict.status === 'pass')
@@ -146,6 +211,8 @@ export async function runChecks(
     }
   }
   notes.push(...(await ctx.runCleanups()).map((p) => `cleanup: ${p}`));
+  const lockout = ctx.http.lockoutEnds(ctx.v2.base);
+  const limited = lockout !== undefined || results.some((r) => r.limit);
   return {
     startedAt: new Date(started).toISOString(),
     durationMs: Date.now() - started,
@@ -160,7 +227,54 @@ export async function runChecks(
       ...[...ctx.v1.covered].map((c) => `v1 ${c}`),
       ...[...ctx.v2.covered].map((c) => `v2 ${c}`),
     ].sort(),
+    ...(warnings.length ? { warnings } : {}),
+    ...(lockout !== undefined ? { lockedOutUntil: new Date(lockout).toISOString() } : {}),
+    ...(limited && (await isMock(config.baseUrl, config.timeoutMs)) ? { mock: true } : {}),
   };
+}
+
+/**
+ * Whether the deployment is the kit's mock: its admin API's health (docs/mock.md, the admin API;
+ * needs no token, and is no request to the platform's APIs, so no budget counts it). Asked only when
+ * a limit stopped a check, to tell how to clear it.
+ */
+async function isMock(baseUrl: string, timeoutMs = 5000): Promise<boolean> {
+  try {
+    const answer = await fetch(`${baseUrl.replace(/\/+$/, '')}/__admin/health`, {
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    const body = (await answer.json()) as { status?: unknown; version?: unknown };
+    return answer.ok && body.status === 'ok' && typeof body.version === 'string';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A limit in a sentence for the summaries: which limit (seed 000, Limits; Authentication), when it
+ * ends, and, against the kit's mock, how to clear it (docs/mock.md: the clock, Reset).
+ */
+export function limitText(limit: LimitInfo, retryAfter: number | undefined, mock = false): string {
+  const inS = retryAfter !== undefined ? ` (in ${retryAfter} s)` : '';
+  const at = limit.resetsAt ?? '?';
+  const clearQuota = mock
+    ? `; on the lmskit mock, clear it now with POST /__admin/clock/advance {"seconds": ${retryAfter ?? 86400}} (its clock past midnight; the keys minted stay) or POST /__admin/reset (the whole state back, minted keys gone)`
+    : '';
+  const clearCounters = mock
+    ? '; on the lmskit mock, clear it now with POST /__admin/reset (the whole state back, minted keys gone)'
+    : '';
+  switch (limit.kind) {
+    case 'ai-quota-key':
+      return `the key's daily AI quota is used up (seed 000, Limits: 5 AI calls per key a day) — it resets at UTC midnight, ${at} by the deployment's clock${inS}${clearQuota}`;
+    case 'ai-quota-tenant':
+      return `the workspace's daily AI quota is used up (seed 000, Limits: 50 AI calls per tenant a day) — it resets at UTC midnight, ${at} by the deployment's clock${inS}${clearQuota}`;
+    case 'rate':
+      return `the key's rate limit (seed 000, Limits) — it lets requests through again at ${at}${inS}${clearCounters}`;
+    case 'failed-logins':
+      return `this address is locked out of /api/v2 after failed logins (seed 000, Authentication: 429 MCP_AUTH_RATE_LIMITED) until ${at}${inS}${clearCounters}`;
+    default:
+      return `blocked by the deployment's limits — retry after ${retryAfter ?? '?'} s`;
+  }
 }
 
 /**
@@ -201,19 +315,53 @@ export const exitCode = (report: RunReport) => EXIT_CODES[outcomeOf(report)];
 export function unrun(
   report: RunReport,
   optIn = false,
-): { reason: string; ids: string[]; retryAfter?: number }[] {
-  const groups = new Map<string, { ids: string[]; retryAfter?: number }>();
+): { reason: string; ids: string[]; retryAfter?: number; blockedBy?: string; limit?: LimitInfo }[] {
+  const groups = new Map<
+    string,
+    { ids: string[]; retryAfter?: number; blockedBy?: string; limit?: LimitInfo }
+  >();
   for (const r of report.results) {
     if (r.level !== 'MUST' || (r.status !== 'skip' && r.status !== 'incomplete')) continue;
     if (Boolean(r.optIn) !== optIn) continue;
-    const reason =
-      r.retryAfter !== undefined
-        ? `blocked by the deployment's limits — retry after ${r.retryAfter} s`
-        : (r.reason ?? '');
-    const group = groups.get(reason) ?? { ids: [] };
+    // One group per cause: the check a knock-on is blocked by, the limit (its kind), or the reason.
+    const key = r.blockedBy
+      ? `blocked by ${r.blockedBy}`
+      : r.limit
+        ? `limit ${r.limit.kind}`
+        : r.retryAfter !== undefined
+          ? 'limit unknown'
+          : (r.reason ?? '');
+    const group = groups.get(key) ?? { ids: [] };
     group.ids.push(r.id);
     if (r.retryAfter !== undefined) group.retryAfter = Math.max(group.retryAfter ?? 0, r.retryAfter);
-    groups.set(reason, group);
+    if (r.blockedBy) group.blockedBy = r.blockedBy;
+    if (r.limit && (!group.limit?.resetsAt || (r.limit.resetsAt ?? '') > group.limit.resetsAt))
+      group.limit = r.limit;
+    groups.set(key, group);
   }
-  return [...groups].map(([reason, g]) => ({ reason, ...g })).sort((a, b) => b.ids.length - a.ids.length);
+  return [...groups]
+    .map(([key, g]) => ({
+      reason: g.blockedBy
+        ? `blocked by ${g.blockedBy} (failed): a fixture it made or found is needed`
+        : g.limit || g.retryAfter !== undefined
+          ? limitText(g.limit ?? { kind: 'unknown' }, g.retryAfter, report.mock)
+          : key,
+      ...g,
+    }))
+    .sort(
+      (a, b) => Number(Boolean(b.blockedBy)) - Number(Boolean(a.blockedBy)) || b.ids.length - a.ids.length,
+    );
+}
+
+/**
+ * The failures that are causes: the MUST failures other checks are blocked by, with those checks,
+ * the cause blocking most first. What a reader fixes first.
+ */
+export function causes(report: RunReport): { id: string; blocks: string[] }[] {
+  const blocks = new Map<string, string[]>();
+  for (const r of report.results)
+    if (r.blockedBy) blocks.set(r.blockedBy, [...(blocks.get(r.blockedBy) ?? []), r.id]);
+  return [...blocks]
+    .map(([id, list]) => ({ id, blocks: list }))
+    .sort((a, b) => b.blocks.length - a.blocks.length);
 }

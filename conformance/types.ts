@@ -30,6 +30,8 @@ export interface Verdict {
   evidence?: Evidence;
   /** Seconds until the deployment's limits let the check run again. */
   retryAfter?: number;
+  blockedBy?: string;
+  limit?: LimitInfo;
 }
 
 /** What a check needs; a check whose needs are not met is skipped, saying which flag would run it. */
@@ -87,5 +89,24 @@ export interface Result {
   retryAfter?: number;
   /** Skipped because an opt-in was not given: the flag that would run it. */
   optIn?: string;
+  /**
+   * Not judged because a shared fixture or discovery it needs failed in an earlier check: that
+   * check's id. The failure counts once, there; this result is `incomplete` and names it.
+   */
+  blockedBy?: string;
+  /** Refused by one of the deployment's limits (seed 000, Limits; Errors: 429): which, and when it ends. */
+  limit?: LimitInfo;
   durationMs: number;
+}
+
+/** One of the deployment's limits, read from a 429 (seed 000, Limits; Authentication). */
+export interface LimitInfo {
+  /**
+   * `ai-quota-key`: the key's daily AI quota (5 calls); `ai-quota-tenant`: the workspace's (50);
+   * `rate`: the per-key rate limit; `failed-logins`: the lockout of this address after failed logins;
+   * `unknown`: a 429 the suite cannot place.
+   */
+  kind: 'ai-quota-key' | 'ai-quota-tenant' | 'rate' | 'failed-logins' | 'unknown';
+  /** When it ends, as the deployment said or as the retry delay gives it (ISO 8601, UTC). */
+  resetsAt?: string;
 }

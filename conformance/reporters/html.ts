@@ -2,7 +2,7 @@
 // evidence, then what did not run and why, then the table by area and every check. No script, no
 // external asset.
 import { escapeHtml } from '../../lib/html.ts';
-import { outcomeOf, type RunReport, spentText, unrun } from '../runner.ts';
+import { causes, outcomeOf, type RunReport, spentText, unrun } from '../runner.ts';
 import type { Result, Status } from '../types.ts';
 
 const esc = escapeHtml;
@@ -23,9 +23,12 @@ summary { cursor: pointer; }
 pre { background: #f2f4f8; padding: .5rem; overflow: auto; white-space: pre-wrap; word-break: break-all; }
 `;
 
-function evidence(r: Result): string {
+function evidence(r: Result, blocks: string[] = []): string {
   const e = r.evidence ?? {};
   return [
+    blocks.length
+      ? `<p><b>Blocks ${blocks.length} more check(s)</b> that need what it makes or finds: ${blocks.map(esc).join(', ')}</p>`
+      : '',
     `<p>${esc(r.reason ?? '')}</p>`,
     `<p><b>Requirement:</b> ${esc(r.title)} — <i>${esc(r.source)}</i></p>`,
     e.expected ? `<p><b>Expected:</b> ${esc(e.expected)}</p>` : '',
@@ -44,7 +47,18 @@ const HEADLINE = {
 export function toHtml(report: RunReport): string {
   const { results } = report;
   const outcome = outcomeOf(report);
-  const failed = results.filter((r) => r.status === 'fail');
+  // The causes first: the failures other checks are blocked by, most first.
+  const causing = causes(report);
+  const blocksOf = new Map(causing.map((c) => [c.id, c.blocks]));
+  const rank = (id: string) => {
+    const i = causing.findIndex((c) => c.id === id);
+    return i < 0 ? causing.length : i;
+  };
+  const failed = results
+    .filter((r) => r.status === 'fail')
+    .map((r, i) => ({ r, i }))
+    .sort((a, b) => rank(a.r.id) - rank(b.r.id) || a.i - b.i)
+    .map(({ r }) => r);
   const mustFailed = failed.filter((r) => r.level === 'MUST');
   const count = (s: Status) => results.filter((r) => r.status === s).length;
   const areas = [...new Set(results.map((r) => r.area))].sort();
@@ -59,7 +73,7 @@ export function toHtml(report: RunReport): string {
     ? failed
         .map(
           (r) =>
-            `<details open><summary><span class="level ${r.level}">${r.level}</span> <b class="fail">${esc(r.id)}</b></summary>${evidence(r)}</details>`,
+            `<details open><summary><span class="level ${r.level}">${r.level}</span> <b class="fail">${esc(r.id)}</b>${blocksOf.has(r.id) ? ` — cause: blocks ${blocksOf.get(r.id)?.length}` : ''}</summary>${evidence(r, blocksOf.get(r.id))}</details>`,
         )
         .join('\n')
     : '<p>None.</p>';
@@ -94,6 +108,9 @@ export function toHtml(report: RunReport): string {
 <h1>lmskit conformance report</h1>
 <p class="meta">${esc(report.baseUrl)}${report.mcpUrl ? ` · MCP ${esc(report.mcpUrl)}` : ''} · ${esc(report.startedAt)} · ${(report.durationMs / 1000).toFixed(1)} s · ${report.requests} requests · writes ${report.allowWrites ? 'allowed' : 'not allowed'} · spent ${esc(spentText(report.spent))}</p>
 <div class="verdict ${outcome}"><b>${HEADLINE[outcome]}</b>${mustFailed.length ? ` (${mustFailed.length} MUST failed)` : ''} — ${count('pass')} passed, ${count('fail')} failed, ${count('skip')} skipped, ${count('incomplete')} incomplete.</div>
+${causing.length ? `<p><b>Causes first:</b> ${causing.map((c) => `<code>${esc(c.id)}</code> failed, and ${c.blocks.length} check(s) that need it are blocked by it`).join('; ')}.</p>` : ''}
+${(report.warnings ?? []).map((w) => `<p><b>Said before the run:</b> ${esc(w)}</p>`).join('\n')}
+${report.lockedOutUntil ? `<p><b>This address is locked out of /api/v2 until ${esc(report.lockedOutUntil)}</b> (the failed-login probe of --probe-limits)${report.mock ? '; on the lmskit mock, POST /__admin/reset ends it now' : ''}.</p>` : ''}
 <p><b>MUST</b> checks what the seeds document; <b>SHOULD</b> what the kit assumed where they say "not shown". A skipped check names the flag that would run it; an incomplete one says why it could not be judged.</p>
 <h2>Failures</h2>
 ${failures}

@@ -2,7 +2,7 @@
 // requirement, what was expected and received, and a curl line; a table by area; and the outcome
 // last, where the eye lands: green when every MUST ran and passed, red when one failed, amber when
 // some did not run — with why, and the flag that would run them.
-import { outcomeOf, type RunReport, spentText, unrun } from '../runner.ts';
+import { causes, outcomeOf, type RunReport, spentText, unrun } from '../runner.ts';
 import type { Result, Status } from '../types.ts';
 
 const MARK: Record<Status, string> = { pass: '✓', fail: '✗', skip: '-', incomplete: '?' };
@@ -19,11 +19,14 @@ export function progressLine(r: Result, paint: Paint = plain): string {
   return paint(color, `${head} — ${r.reason ?? ''}`);
 }
 
-/** A failure as the terminal shows it: the HTML report's evidence, in lines. */
-export function failureText(r: Result): string {
+/** A failure as the terminal shows it: the HTML report's evidence, in lines; a cause with what it blocks. */
+export function failureText(r: Result, blocks: string[] = []): string {
   const e = r.evidence ?? {};
   return [
     `✗ [${r.level}] ${r.id} — ${r.title}`,
+    blocks.length
+      ? `  blocks:      ${blocks.length} more check(s) that need what it makes or finds: ${blocks.join(', ')}`
+      : '',
     `  requirement: ${r.source}`,
     `  why:         ${r.reason ?? ''}`,
     e.expected ? `  expected:    ${e.expected}` : '',
@@ -55,11 +58,22 @@ export function banner(report: RunReport, paint: Paint = plain): string {
         paint('green', `PASSED — every MUST requirement ran and passed (${n('pass')}).`),
         ...notOptedIn,
       ].join('\n');
-    case 'failed':
-      return paint(
-        'red',
-        `FAILED — ${n('fail')} MUST requirement(s) failed${n('skip') + n('incomplete') ? `; ${n('skip') + n('incomplete')} did not run` : ''}.`,
-      );
+    case 'failed': {
+      const causing = causes(report);
+      return [
+        paint(
+          'red',
+          `FAILED — ${n('fail')} MUST requirement(s) failed${n('skip') + n('incomplete') ? `; ${n('skip') + n('incomplete')} did not run` : ''}.`,
+        ),
+        ...causing.map((c) =>
+          paint(
+            'red',
+            `  cause: ${c.id} failed, and ${c.blocks.length} check(s) that need it are blocked by it`,
+          ),
+        ),
+        ...unrun(report).map((g) => paint('amber', `  ${String(g.ids.length).padStart(3)} × ${g.reason}`)),
+      ].join('\n');
+    }
     case 'incomplete':
       return [
         paint(
@@ -84,9 +98,22 @@ export function summary(report: RunReport, paint: Paint = plain): string {
   const width = Math.max(4, ...[...areas.keys()].map((a) => a.length));
   const line = (a: string, cells: (string | number)[]) =>
     `${a.padEnd(width)}  ${cells.map((c) => String(c).padStart(11)).join('')}`;
-  const failures = report.results.filter((r) => r.status === 'fail');
+  // The causes first (the failures other checks are blocked by, most first), then the rest in order.
+  const causing = causes(report);
+  const blocksOf = new Map(causing.map((c) => [c.id, c.blocks]));
+  const rank = (r: Result) => {
+    const i = causing.findIndex((c) => c.id === r.id);
+    return i < 0 ? causing.length : i;
+  };
+  const failures = report.results
+    .filter((r) => r.status === 'fail')
+    .map((r, i) => ({ r, i }))
+    .sort((a, b) => rank(a.r) - rank(b.r) || a.i - b.i)
+    .map(({ r }) => r);
   const rows = [
-    ...(failures.length ? ['Failures', '', ...failures.map(failureText), ''] : []),
+    ...(failures.length
+      ? ['Failures', '', ...failures.map((r) => failureText(r, blocksOf.get(r.id))), '']
+      : []),
     line('area', ['pass', 'fail', 'skip', 'incomplete', 'MUST fail']),
     line('-'.repeat(width), ['----', '----', '----', '----------', '---------']),
   ];
@@ -99,6 +126,10 @@ export function summary(report: RunReport, paint: Paint = plain): string {
     `spent: ${spentText(report.spent)}`,
   );
   for (const note of report.notes) rows.push(`note: ${note}`);
+  if (report.lockedOutUntil)
+    rows.push(
+      `note: this address is locked out of /api/v2 until ${report.lockedOutUntil} (the failed-login probe of --probe-limits): every /api/v2 request from this machine gets 429 until then${report.mock ? '; on the lmskit mock, POST /__admin/reset ends it now' : ''}`,
+    );
   rows.push('', banner(report, paint));
   return rows.join('\n');
 }

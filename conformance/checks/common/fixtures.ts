@@ -49,22 +49,33 @@ export async function createUser(
   return { e, id };
 }
 
-/** A user made for the check, or the check fails: POST /users refused the run's fixture. */
-export function createdOrDeparture(ctx: Context, made: { e: Exchange; id?: string }): string {
-  if (!made.id || made.e.status >= 300)
-    throw new Departure(
+/**
+ * A user made for the check, or the check fails: POST /users refused the run's fixture. Given the
+ * name of the shared fixture it came from (`Context.once`), a check that did not make it is blocked
+ * by the one that did (`Context.blame`) instead of failing again.
+ */
+export function createdOrDeparture(
+  ctx: Context,
+  made: { e: Exchange; id?: string },
+  fixture?: string,
+): string {
+  if (!made.id || made.e.status >= 300) {
+    const departure = new Departure(
       `a fixture user could not be created (role alias "${roleOf(ctx)}"; set --role-alias if the deployment names its roles otherwise)`,
       evidenceOf(made.e, '201 with the user'),
     );
+    if (fixture) ctx.blame(fixture, departure);
+    throw departure;
+  }
   return made.id;
 }
 
 /** The run's user, shared by the v1 checks that read and change it. */
 export const fixtureUser = (ctx: Context) => ctx.once('v1.fixtureUser', () => createUser(ctx, 'user'));
 
-/** Runs `then` with the id of the run's user; the check fails when it could not be made. */
+/** Runs `then` with the id of the run's user; the check fails when it could not be made (or is blocked by the check that made it). */
 export async function withUser(ctx: Context, then: (id: string) => Promise<Verdict>): Promise<Verdict> {
-  return then(createdOrDeparture(ctx, await fixtureUser(ctx)));
+  return then(createdOrDeparture(ctx, await fixtureUser(ctx), 'v1.fixtureUser'));
 }
 
 /** A user made for the check, or the check fails; what the v2 data checks look for by value. */

@@ -103,7 +103,7 @@ export const v1UserPatchChecks: Check[] = [
     title: "a PATCH of a user with another user's e-mail is refused with 400",
     needs,
     run: async (ctx) => {
-      createdOrDeparture(ctx, await profiledUser(ctx));
+      createdOrDeparture(ctx, await profiledUser(ctx), 'v1data.profiledUser');
       const id = createdOrDeparture(ctx, await createUser(ctx, 'patch-taker'));
       return judge(
         ctx.v1,
