@@ -246,7 +246,10 @@ describe("the deployment's limits", () => {
     expect(refine.reason).toMatch(/^blocked by the deployment's limits — retry after \d+ s/);
     expect(refine.retryAfter).toBeGreaterThan(0);
     expect(last.results.filter((r) => r.status === 'fail')).toEqual([]);
-    expect(summary(last)).toMatch(/blocked by the deployment's limits — retry after \d+ s/);
+    // The summary names the limit, when it resets and, on the mock, how to clear it (seed 000, Limits).
+    expect(summary(last)).toMatch(
+      /× the key's daily AI quota is used up \(seed 000, Limits: 5 AI calls per key a day\) — it resets at UTC midnight, \S+ by the deployment's clock \(in \d+ s\); on the lmskit mock, clear it now with POST \/__admin\/clock\/advance/,
+    );
   }, 60_000);
 
   it('a per-IP lockout after failed logins ends the v2 checks as blocked, not failed', async () => {
@@ -263,6 +266,11 @@ describe("the deployment's limits", () => {
       const blocked = report.results.filter((r) => r.id.startsWith('v2.') && r.status === 'incomplete');
       expect(blocked.length).toBeGreaterThan(50);
       for (const r of blocked) expect(r.retryAfter, r.id).toBeGreaterThan(0);
+      // The end of the run says until when this address is locked out, and how to end it on the mock.
+      expect(Date.parse(report.lockedOutUntil ?? '')).toBeGreaterThan(Date.now());
+      expect(summary(report)).toMatch(
+        /note: this address is locked out of \/api\/v2 until \S+Z .*; on the lmskit mock, POST \/__admin\/reset ends it now/,
+      );
     } finally {
       await strict.close();
     }
