@@ -61,6 +61,11 @@ export interface ConformanceConfig {
    * `--upload-root`), for upload_source_material's file path.
    */
   uploadDir?: string;
+  /**
+   * Expected failures (`--baseline FILE`, conformance/baseline.ts): MUST failures it lists do not fail
+   * the run; the reports show what is newly failing and what it lists that now passes.
+   */
+  baseline?: import('./baseline.ts').Baseline;
 }
 
 /** The licence states a `--tenant-key` stands for (seed 000, Tenant restrictions, Authentication 4). */

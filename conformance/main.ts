@@ -3,6 +3,7 @@
 // 0 every MUST ran and passed, 1 a MUST failed, 3 incomplete (2 is a usage error).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseCommandLine, usageError } from '../lib/cli.ts';
+import { type Baseline, readBaseline } from './baseline.ts';
 import { ALL_CHECKS } from './checks/index.ts';
 import { type ConformanceConfig, LICENCE_STATES, type LicenceState } from './context.ts';
 import { coverageMarkdown, ruleCatalogue } from './coverage.ts';
@@ -30,8 +31,12 @@ const HELP = `usage: lmskit conformance --base-url URL [options]
   --chain ID            a course chain owned by the read + write --mcp-key's owner (assign_chain)
   --role-alias ROLE     role alias of the users the suite creates (default: learner)
   --report SPEC         junit=FILE,json=FILE,html=FILE
+  --baseline FILE       expected failures: a JSON report of an earlier run (--report json=FILE) or a JSON list of
+                        check ids. Exit 0 when every MUST failure is in it; lists what is newly failing (exit 1)
+                        and what it lists that now passes                    LMSKIT_BASELINE
   --config FILE         JSON file with any of: baseUrl, apiKey, mcpKeys, mcpUrl, allowWrites, only, skip, rate,
-                        expertUserId, roleAlias, roleKeys, chainId, tenantKeys, revokedKey, probeLimits, uploadDir, report
+                        expertUserId, roleAlias, roleKeys, chainId, tenantKeys, revokedKey, probeLimits, uploadDir, report,
+                        baseline (a file)
   --list                list the checks with their level and seed rules, and exit
   --rules               print the seed rules and the checks that cover each, and exit
   --format FORMAT       for --rules: markdown (default) or json
@@ -74,6 +79,7 @@ const values = parseCommandLine(
     format: { type: 'string' },
     'role-alias': { type: 'string' },
     report: { type: 'string' },
+    baseline: { type: 'string' },
     config: { type: 'string' },
     list: { type: 'boolean' },
     rules: { type: 'boolean' },
@@ -95,7 +101,7 @@ if (values.list) {
   process.exit(0);
 }
 
-type FileConfig = Partial<ConformanceConfig> & { report?: string };
+type FileConfig = Partial<Omit<ConformanceConfig, 'baseline'>> & { report?: string; baseline?: string };
 let file: FileConfig = {};
 try {
   if (values.config) file = JSON.parse(readFileSync(values.config, 'utf8'));
@@ -132,6 +138,14 @@ const chain = values.chain ?? file.chainId;
 if (chain !== undefined && !/^[1-9]\d{0,9}$/.test(String(chain)))
   usageError(`lmskit conformance: --chain takes a chain's integer id, not ${chain}`, HELP);
 
+const baselineFile = values.baseline ?? file.baseline ?? env.LMSKIT_BASELINE;
+let baseline: Baseline | undefined;
+try {
+  if (baselineFile) baseline = readBaseline(baselineFile);
+} catch (error) {
+  usageError(`lmskit conformance: ${(error as Error).message}`, HELP);
+}
+
 const config: ConformanceConfig = {
   baseUrl: values['base-url'] ?? file.baseUrl ?? env.LMSKIT_BASE_URL ?? '',
   apiKey: values['api-key'] ?? file.apiKey ?? env.LMSKIT_API_KEY,
@@ -152,6 +166,7 @@ const config: ConformanceConfig = {
   revokedKey: values['revoked-key'] ?? file.revokedKey,
   probeLimits: values['probe-limits'] ?? file.probeLimits ?? false,
   uploadDir: values['upload-dir'] ?? file.uploadDir,
+  ...(baseline ? { baseline } : {}),
 };
 if (!config.baseUrl) usageError('lmskit conformance: --base-url is required', HELP);
 

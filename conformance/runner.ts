@@ -2,6 +2,7 @@
 // saying which flag would run them; turns a check that cannot reach a verdict into `incomplete`;
 // reports a departure from one of the kit's assumed choices as a SHOULD of its own; reports progress
 // as it goes; cleans up after itself; and gives the run one outcome.
+import { type BaselineComparison, compareWithBaseline } from './baseline.ts';
 import { type ConformanceConfig, Context, type Spent } from './context.ts';
 import { Blocked, Departure, Incomplete, KnockOn, Skipped } from './outcomes.ts';
 import { sourceOf } from './rules.ts';
@@ -28,6 +29,8 @@ export interface RunReport {
   warnings?: string[];
   /** When the run ended with this address locked out of `/api/v2` (seed 000, Authentication: per-IP limit): until when. */
   lockedOutUntil?: string;
+  /** With a baseline (`--baseline`): what is newly failing, what is known, what it lists that now passes. */
+  baseline?: BaselineComparison;
   /** The deployment is the kit's mock (its `GET /__admin/health` answers): the reports say how to clear its limits. */
   mock?: boolean;
 }
@@ -228,6 +231,7 @@ export async function runChecks(
       ...[...ctx.v2.covered].map((c) => `v2 ${c}`),
     ].sort(),
     ...(warnings.length ? { warnings } : {}),
+    ...(config.baseline ? { baseline: compareWithBaseline(results, config.baseline) } : {}),
     ...(lockout !== undefined ? { lockedOutUntil: new Date(lockout).toISOString() } : {}),
     ...(limited && (await isMock(config.baseUrl, config.timeoutMs)) ? { mock: true } : {}),
   };
@@ -285,9 +289,12 @@ export function limitText(limit: LimitInfo, retryAfter: number | undefined, mock
 export type Outcome = 'passed' | 'failed' | 'incomplete';
 
 export function outcomeOf(report: RunReport): Outcome {
+  // With a baseline, a failure it lists does not count, nor do the checks blocked by one.
+  const known = new Set(report.baseline?.known ?? []);
   const must = report.results.filter((r) => r.level === 'MUST');
-  if (must.some((r) => r.status === 'fail')) return 'failed';
-  if (must.some((r) => r.status !== 'pass' && !r.optIn)) return 'incomplete';
+  if (must.some((r) => r.status === 'fail' && !known.has(r.id))) return 'failed';
+  const excused = (r: Result) => known.has(r.id) || Boolean(r.blockedBy && known.has(r.blockedBy));
+  if (must.some((r) => r.status !== 'pass' && !r.optIn && !excused(r))) return 'incomplete';
   return 'passed';
 }
 

@@ -1,5 +1,7 @@
 // runConformance: the conformance suite run from code, resolving to the report
 // `npx lmskit conformance --report json=FILE` writes.
+
+import { type Baseline, baselineIds, readBaseline } from '../conformance/baseline.ts';
 import { ALL_CHECKS } from '../conformance/checks/index.ts';
 import type { ConformanceConfig } from '../conformance/context.ts';
 import { type JsonReport, jsonReport } from '../conformance/reporters/json.ts';
@@ -7,7 +9,14 @@ import { runChecks } from '../conformance/runner.ts';
 import type { Result } from '../conformance/types.ts';
 
 export interface ConformanceOptions
-  extends Omit<ConformanceConfig, 'mcpKeys' | 'allowWrites' | 'timeoutMs' | 'pollIntervalMs'> {
+  extends Omit<ConformanceConfig, 'mcpKeys' | 'allowWrites' | 'timeoutMs' | 'pollIntervalMs' | 'baseline'> {
+  /**
+   * Expected failures (docs/conformance.md, "Baseline"): the path of a JSON report of an earlier run or
+   * of a JSON list of check ids, such a report itself, or the list. The outcome is `failed` only for a
+   * MUST failure it does not list; the report's `baseline` says what is newly failing and what it lists
+   * that now passes.
+   */
+  baseline?: string | string[] | { results: unknown[] };
   /** MCP keys of several kinds (a read-only one and a read + write one run the most checks). */
   mcpKeys?: string[];
   /** Run the checks that create fixtures on the deployment; default false. */
@@ -22,8 +31,28 @@ export interface ConformanceOptions
  * every MUST ran and passed (docs/conformance.md).
  */
 export async function runConformance(options: ConformanceOptions): Promise<JsonReport> {
-  const { onResult, mcpKeys = [], allowWrites = false, ...rest } = options;
+  const { onResult, mcpKeys = [], allowWrites = false, baseline: given, ...rest } = options;
   if (!rest.baseUrl) throw new Error('runConformance: baseUrl is required');
   if (!URL.canParse(rest.baseUrl)) throw new Error(`runConformance: baseUrl is not a URL: ${rest.baseUrl}`);
-  return jsonReport(await runChecks(ALL_CHECKS, { ...rest, mcpKeys, allowWrites }, onResult));
+  let baseline: Baseline | undefined;
+  try {
+    baseline =
+      given === undefined
+        ? undefined
+        : typeof given === 'string'
+          ? readBaseline(given)
+          : {
+              source: Array.isArray(given) ? 'the baseline given (a list)' : 'the baseline given (a report)',
+              ids: baselineIds(given),
+            };
+  } catch (error) {
+    throw new Error(`runConformance: ${(error as Error).message}`);
+  }
+  return jsonReport(
+    await runChecks(
+      ALL_CHECKS,
+      { ...rest, mcpKeys, allowWrites, ...(baseline ? { baseline } : {}) },
+      onResult,
+    ),
+  );
 }

@@ -41,8 +41,24 @@ function evidence(r: Result, blocks: string[] = []): string {
 const HEADLINE = {
   passed: 'Passed: every MUST requirement ran and passed',
   failed: 'Failed: a MUST requirement failed',
+  passedAgainstBaseline:
+    'Passed against the baseline: no MUST requirement failed that the baseline does not list',
   incomplete: 'Incomplete: no MUST requirement failed, but some did not run or could not be judged',
 } as const;
+
+/** How the run compares with its baseline (`--baseline`): newly failing, known, fixed. */
+function baselineHtml(report: RunReport): string {
+  const b = report.baseline;
+  if (!b) return '';
+  const row = (what: string, ids: string[]) =>
+    `<tr><td>${what}</td><td>${ids.length}</td><td>${ids.map((id) => `<code>${esc(id)}</code>`).join(', ')}</td></tr>`;
+  return `<h2>Against the baseline</h2><p>${esc(b.source)}: ${b.listed} check(s) expected to fail.</p><table><tr><th></th><th>Checks</th><th>Ids</th></tr>${[
+    row('<b class="fail">Newly failing</b> (not in the baseline)', b.newFailures),
+    row('Known (in the baseline, still failing)', b.known),
+    row('<b class="pass">Fixed</b> (in the baseline, now passing: take them out of it)', b.fixed),
+    ...(b.unjudged.length ? [row('In the baseline, not judged in this run', b.unjudged)] : []),
+  ].join('')}</table>`;
+}
 
 export function toHtml(report: RunReport): string {
   const { results } = report;
@@ -73,7 +89,7 @@ export function toHtml(report: RunReport): string {
     ? failed
         .map(
           (r) =>
-            `<details open><summary><span class="level ${r.level}">${r.level}</span> <b class="fail">${esc(r.id)}</b>${blocksOf.has(r.id) ? ` — cause: blocks ${blocksOf.get(r.id)?.length}` : ''}</summary>${evidence(r, blocksOf.get(r.id))}</details>`,
+            `<details open><summary><span class="level ${r.level}">${r.level}</span> <b class="fail">${esc(r.id)}</b>${report.baseline && r.level === 'MUST' ? (report.baseline.known.includes(r.id) ? ' — known: in the baseline' : ' — <b>new: not in the baseline</b>') : ''}${blocksOf.has(r.id) ? ` — cause: blocks ${blocksOf.get(r.id)?.length}` : ''}</summary>${evidence(r, blocksOf.get(r.id))}</details>`,
         )
         .join('\n')
     : '<p>None.</p>';
@@ -107,11 +123,12 @@ export function toHtml(report: RunReport): string {
 <body>
 <h1>lmskit conformance report</h1>
 <p class="meta">${esc(report.baseUrl)}${report.mcpUrl ? ` · MCP ${esc(report.mcpUrl)}` : ''} · ${esc(report.startedAt)} · ${(report.durationMs / 1000).toFixed(1)} s · ${report.requests} requests · writes ${report.allowWrites ? 'allowed' : 'not allowed'} · spent ${esc(spentText(report.spent))}</p>
-<div class="verdict ${outcome}"><b>${HEADLINE[outcome]}</b>${mustFailed.length ? ` (${mustFailed.length} MUST failed)` : ''} — ${count('pass')} passed, ${count('fail')} failed, ${count('skip')} skipped, ${count('incomplete')} incomplete.</div>
+<div class="verdict ${outcome}"><b>${outcome === 'passed' && report.baseline?.known.length ? HEADLINE.passedAgainstBaseline : HEADLINE[outcome]}</b>${mustFailed.length ? ` (${mustFailed.length} MUST failed${report.baseline ? `, ${report.baseline.newFailures.length} of them new` : ''})` : ''} — ${count('pass')} passed, ${count('fail')} failed, ${count('skip')} skipped, ${count('incomplete')} incomplete.</div>
 ${causing.length ? `<p><b>Causes first:</b> ${causing.map((c) => `<code>${esc(c.id)}</code> failed, and ${c.blocks.length} check(s) that need it are blocked by it`).join('; ')}.</p>` : ''}
 ${(report.warnings ?? []).map((w) => `<p><b>Said before the run:</b> ${esc(w)}</p>`).join('\n')}
 ${report.lockedOutUntil ? `<p><b>This address is locked out of /api/v2 until ${esc(report.lockedOutUntil)}</b> (the failed-login probe of --probe-limits)${report.mock ? '; on the lmskit mock, POST /__admin/reset ends it now' : ''}.</p>` : ''}
 <p><b>MUST</b> checks what the seeds document; <b>SHOULD</b> what the kit assumed where they say "not shown". A skipped check names the flag that would run it; an incomplete one says why it could not be judged.</p>
+${baselineHtml(report)}
 <h2>Failures</h2>
 ${failures}
 ${notRunList}

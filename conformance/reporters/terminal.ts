@@ -20,10 +20,16 @@ export function progressLine(r: Result, paint: Paint = plain): string {
 }
 
 /** A failure as the terminal shows it: the HTML report's evidence, in lines; a cause with what it blocks. */
-export function failureText(r: Result, blocks: string[] = []): string {
+export function failureText(r: Result, blocks: string[] = [], baseline?: 'new' | 'known'): string {
   const e = r.evidence ?? {};
+  const mark =
+    baseline === 'new'
+      ? ' (new: not in the baseline)'
+      : baseline === 'known'
+        ? ' (known: in the baseline)'
+        : '';
   return [
-    `✗ [${r.level}] ${r.id} — ${r.title}`,
+    `✗ [${r.level}] ${r.id}${mark} — ${r.title}`,
     blocks.length
       ? `  blocks:      ${blocks.length} more check(s) that need what it makes or finds: ${blocks.join(', ')}`
       : '',
@@ -36,6 +42,22 @@ export function failureText(r: Result, blocks: string[] = []): string {
   ]
     .filter(Boolean)
     .join('\n');
+}
+
+/** How the run compares with its baseline (`--baseline`), in lines; none without one. */
+export function baselineText(report: RunReport): string[] {
+  const b = report.baseline;
+  if (!b) return [];
+  const list = (ids: string[]) => (ids.length ? `: ${ids.join(', ')}` : '');
+  return [
+    `Baseline ${b.source} (${b.listed} check(s) expected to fail)`,
+    `  newly failing, not in the baseline: ${b.newFailures.length}${list(b.newFailures)}`,
+    `  known, in the baseline and still failing: ${b.known.length}${list(b.known)}`,
+    `  fixed, in the baseline and now passing (take them out of it): ${b.fixed.length}${list(b.fixed)}`,
+    ...(b.unjudged.length
+      ? [`  in the baseline, not judged in this run: ${b.unjudged.length}${list(b.unjudged)}`]
+      : []),
+  ];
 }
 
 /** The outcome in one or more lines: what a CI log reader must see. */
@@ -52,19 +74,33 @@ export function banner(report: RunReport, paint: Paint = plain): string {
         ...optIns.map((g) => paint('dim', `  ${String(g.ids.length).padStart(3)} × ${g.reason}`)),
       ]
     : [];
+  const b = report.baseline;
+  const fixed = b?.fixed.length ? [paint('green', `  fixed since the baseline: ${b.fixed.join(', ')}`)] : [];
   switch (outcomeOf(report)) {
     case 'passed':
       return [
-        paint('green', `PASSED — every MUST requirement ran and passed (${n('pass')}).`),
+        b?.known.length
+          ? paint(
+              'green',
+              `PASSED against the baseline — no new MUST failure; ${b.known.length} known failure(s) it lists still fail: ${b.known.join(', ')}.`,
+            )
+          : paint('green', `PASSED — every MUST requirement ran and passed (${n('pass')}).`),
+        ...fixed,
         ...notOptedIn,
       ].join('\n');
     case 'failed': {
       const causing = causes(report);
       return [
-        paint(
-          'red',
-          `FAILED — ${n('fail')} MUST requirement(s) failed${n('skip') + n('incomplete') ? `; ${n('skip') + n('incomplete')} did not run` : ''}.`,
-        ),
+        b
+          ? paint(
+              'red',
+              `FAILED — ${b.newFailures.length} MUST requirement(s) newly failing, not in the baseline: ${b.newFailures.join(', ')}${b.known.length ? ` (and ${b.known.length} known)` : ''}.`,
+            )
+          : paint(
+              'red',
+              `FAILED — ${n('fail')} MUST requirement(s) failed${n('skip') + n('incomplete') ? `; ${n('skip') + n('incomplete')} did not run` : ''}.`,
+            ),
+        ...fixed,
         ...causing.map((c) =>
           paint(
             'red',
@@ -81,6 +117,7 @@ export function banner(report: RunReport, paint: Paint = plain): string {
           `INCOMPLETE — no MUST failed, but ${n('skip') + n('incomplete')} MUST requirement(s) did not run or could not be judged:`,
         ),
         ...unrun(report).map((g) => paint('amber', `  ${String(g.ids.length).padStart(3)} × ${g.reason}`)),
+        ...fixed,
         ...notOptedIn,
       ].join('\n');
   }
@@ -112,7 +149,22 @@ export function summary(report: RunReport, paint: Paint = plain): string {
     .map(({ r }) => r);
   const rows = [
     ...(failures.length
-      ? ['Failures', '', ...failures.map((r) => failureText(r, blocksOf.get(r.id))), '']
+      ? [
+          'Failures',
+          '',
+          ...failures.map((r) =>
+            failureText(
+              r,
+              blocksOf.get(r.id),
+              report.baseline && r.level === 'MUST'
+                ? report.baseline.known.includes(r.id)
+                  ? 'known'
+                  : 'new'
+                : undefined,
+            ),
+          ),
+          '',
+        ]
       : []),
     line('area', ['pass', 'fail', 'skip', 'incomplete', 'MUST fail']),
     line('-'.repeat(width), ['----', '----', '----', '----------', '---------']),
@@ -130,6 +182,8 @@ export function summary(report: RunReport, paint: Paint = plain): string {
     rows.push(
       `note: this address is locked out of /api/v2 until ${report.lockedOutUntil} (the failed-login probe of --probe-limits): every /api/v2 request from this machine gets 429 until then${report.mock ? '; on the lmskit mock, POST /__admin/reset ends it now' : ''}`,
     );
+  const compared = baselineText(report);
+  if (compared.length) rows.push('', ...compared);
   rows.push('', banner(report, paint));
   return rows.join('\n');
 }
