@@ -110,16 +110,21 @@ export function banner(report: RunReport, paint: Paint = plain): string {
         ...unrun(report).map((g) => paint('amber', `  ${String(g.ids.length).padStart(3)} × ${g.reason}`)),
       ].join('\n');
     }
-    case 'incomplete':
+    case 'incomplete': {
+      // With a baseline, the checks blocked by a known failure do not make the run incomplete.
+      const known = new Set(b?.known ?? []);
+      const groups = unrun(report).filter((g) => !(g.blockedBy && known.has(g.blockedBy)));
+      const count = groups.reduce((sum, g) => sum + g.ids.length, 0);
       return [
         paint(
           'amber',
-          `INCOMPLETE — no MUST failed, but ${n('skip') + n('incomplete')} MUST requirement(s) did not run or could not be judged:`,
+          `INCOMPLETE — no ${b ? 'new ' : ''}MUST failed, but ${count} MUST requirement(s) did not run or could not be judged:`,
         ),
-        ...unrun(report).map((g) => paint('amber', `  ${String(g.ids.length).padStart(3)} × ${g.reason}`)),
+        ...groups.map((g) => paint('amber', `  ${String(g.ids.length).padStart(3)} × ${g.reason}`)),
         ...fixed,
         ...notOptedIn,
       ].join('\n');
+    }
   }
 }
 
