@@ -3,6 +3,8 @@
 // a run stopped by the deployment's limits names the limit, when it ends and, on the mock, how to
 // clear it (seed 000, Limits; docs/mock.md, Reset). A fault on the mock (docs/mock.md, Faults) makes
 // the fixture fail deterministically.
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_CHECKS } from '../../conformance/checks/index.ts';
 import type { ConformanceConfig } from '../../conformance/context.ts';
@@ -12,6 +14,7 @@ import { jsonReport } from '../../conformance/reporters/json.ts';
 import { toJunit } from '../../conformance/reporters/junit.ts';
 import { summary } from '../../conformance/reporters/terminal.ts';
 import { outcomeOf, type RunReport, runChecks, startWarnings } from '../../conformance/runner.ts';
+import { ROOT } from '../../lib/paths.ts';
 import { DEMO_SITE_API_KEY, type Harness, READ_KEY, startHarness, WRITE_KEY } from '../mock/harness.ts';
 
 let h: Harness;
@@ -164,4 +167,28 @@ describe("the deployment's limits in the summary", () => {
     );
     expect(startWarnings(config())).toEqual([]);
   });
+
+  it('the command prints that warning before the first check runs', async () => {
+    // No check selected: nothing is probed, the run is incomplete (exit 3).
+    const run = await new Promise<{ status: number | null; stdout: string }>((resolve) => {
+      const child = execFile(
+        process.execPath,
+        [
+          join(ROOT, 'bin', 'lmskit.js'),
+          'conformance',
+          '--base-url',
+          h.base,
+          '--probe-limits',
+          '--only',
+          'no.such.check',
+        ],
+        { timeout: 60_000, env: { ...process.env, NO_COLOR: '1' } },
+        (_error, stdout) => resolve({ status: child.exitCode, stdout }),
+      );
+    });
+    expect(run.status).toBe(3);
+    const lines = run.stdout.split('\n');
+    expect(lines[1]).toMatch(/^warning: --probe-limits: .*locks this address out of .*\/api\/v2/);
+    expect(lines.findIndex((l) => /^- /.test(l))).toBeGreaterThan(1);
+  }, 60_000);
 });
