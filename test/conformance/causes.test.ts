@@ -88,6 +88,29 @@ describe('a fixture that fails in the check that makes it', () => {
     ]);
   });
 
+  it('the command says so: exit 1, the cause in the banner, the knock-ons blocked by it', async () => {
+    await h.admin('/faults', {
+      method: 'POST',
+      json: { method: 'POST', path: '/openapi/v1/users', count: 1, status: 503 },
+    });
+    const run = await new Promise<{ status: number | null; stdout: string }>((resolve) => {
+      const args = ['conformance', '--base-url', h.base, '--api-key', DEMO_SITE_API_KEY, '--allow-writes'];
+      const child = execFile(
+        process.execPath,
+        [join(ROOT, 'bin', 'lmskit.js'), ...args, '--only', USER_CHECKS],
+        { timeout: 60_000, env: { ...process.env, NO_COLOR: '1' } },
+        (_error, stdout) => resolve({ status: child.exitCode, stdout }),
+      );
+    });
+    expect(run.status).toBe(1);
+    expect(run.stdout).toContain(
+      '? MUST   v1.users.create.duplicate-email — blocked by v1.users.create.contract: ',
+    );
+    expect(run.stdout).toMatch(
+      /FAILED — 1 MUST requirement\(s\) failed; \d+ did not run\.\n {2}cause: v1\.users\.create\.contract failed, and 2 check\(s\) that need it are blocked by it/,
+    );
+  }, 60_000);
+
   it('without the check that makes it, the first check that needs it fails itself', async () => {
     await h.admin('/faults', {
       method: 'POST',
