@@ -261,9 +261,14 @@ async function isMock(baseUrl: string, timeoutMs = 5000): Promise<boolean> {
 export function limitText(limit: LimitInfo, retryAfter: number | undefined, mock = false): string {
   const inS = retryAfter !== undefined ? ` (in ${retryAfter} s)` : '';
   const at = limit.resetsAt ?? '?';
+  // The tenant's limits reset (admin API, resetLimits) clears the day's AI calls and the rate buckets
+  // and nothing else; the failed logins go only with a reset of the whole state.
+  const resetLimits =
+    "POST /__admin/tenants/{tenantId}/limits/reset (the day's AI calls and rate buckets of the tenant's keys, nothing else; tenant demo on the demo seed)";
   const clearQuota = mock
-    ? `; on the lmskit mock, clear it now with POST /__admin/clock/advance {"seconds": ${retryAfter ?? 86400}} (its clock past midnight; the keys minted stay) or POST /__admin/reset (the whole state back, minted keys gone)`
+    ? `; on the lmskit mock, clear it now with POST /__admin/clock/advance {"seconds": ${retryAfter ?? 86400}} (its clock past midnight; the keys minted stay), ${resetLimits} or POST /__admin/reset (the whole state back, minted keys gone)`
     : '';
+  const clearRate = mock ? `; on the lmskit mock, clear it now with ${resetLimits}` : '';
   const clearCounters = mock
     ? '; on the lmskit mock, clear it now with POST /__admin/reset (the whole state back, minted keys gone)'
     : '';
@@ -273,7 +278,7 @@ export function limitText(limit: LimitInfo, retryAfter: number | undefined, mock
     case 'ai-quota-tenant':
       return `the workspace's daily AI quota is used up (seed 000, Limits: 50 AI calls per tenant a day) — it resets at UTC midnight, ${at} by the deployment's clock${inS}${clearQuota}`;
     case 'rate':
-      return `the key's rate limit (seed 000, Limits) — it lets requests through again at ${at}${inS}${clearCounters}`;
+      return `the key's rate limit (seed 000, Limits) — it lets requests through again at ${at}${inS}${clearRate}`;
     case 'failed-logins':
       return `this address is locked out of /api/v2 after failed logins (seed 000, Authentication: 429 MCP_AUTH_RATE_LIMITED) until ${at}${inS}${clearCounters}`;
     default:
