@@ -7,6 +7,7 @@ import { loadTools } from '../lib/tool-schemas.ts';
 import { Api, loadContract } from './api.ts';
 import { type Exchange, HttpClient } from './http.ts';
 import { Incomplete, KnockOn, Skipped } from './outcomes.ts';
+import { NO_KEYS } from './preflight.ts';
 
 // The checks import the API's vocabulary from here, with the rest of what they get.
 export {
@@ -42,7 +43,10 @@ export interface ConformanceConfig {
   /**
    * Read + write MCP keys of users of other roles (`--role-key ROLE=KEY`): `manager`, `author`,
    * `learner`. With them the suite checks permissions, the role hierarchy and `course_edit` on a
-   * course; without them those MUSTs do not run and the run is incomplete.
+   * course; without them those MUSTs do not run and the run is incomplete. `none` for a role
+   * (`--role-key learner=none`) says the deployment gives no keys to that role (seed 000, Resources >
+   * MCP key: keys are created by an admin): its checks are not applicable, listed, and no obstacle to
+   * a passed run.
    */
   roleKeys?: Record<string, string>;
   /** A course chain owned by the read + write key's owner (`--chain ID`), for assign_chain. */
@@ -192,7 +196,7 @@ export class Context {
     const problems: string[] = [];
     const given = [
       ...this.config.mcpKeys.map((key) => ({ key, role: undefined as string | undefined })),
-      ...Object.entries(this.config.roleKeys ?? {}).map(([role, key]) => ({ key, role })),
+      ...this.givenRoleKeys().map(([role, key]) => ({ key, role })),
     ];
     for (const { key, role } of given) {
       let e: Exchange;
@@ -228,6 +232,18 @@ export class Context {
   /** Every accepted key: those of `--mcp-key` and of `--role-key`. */
   allKeys(): KeyInfo[] {
     return [...this.keys, ...this.roleKeys.values()];
+  }
+
+  /** The role keys given as keys: `--role-key ROLE=none` gives none (the deployment has no keys for ROLE). */
+  givenRoleKeys(): [role: string, key: string][] {
+    return Object.entries(this.config.roleKeys ?? {}).filter(([, key]) => key !== NO_KEYS);
+  }
+
+  /** The roles the deployment gives no keys to (`--role-key ROLE=none`): their checks are not applicable. */
+  rolesWithoutKeys(): string[] {
+    return Object.entries(this.config.roleKeys ?? {})
+      .filter(([, key]) => key === NO_KEYS)
+      .map(([role]) => role);
   }
 
   /** The accepted key of a role (`--role-key ROLE=KEY`). */

@@ -1,12 +1,15 @@
 // `npx lmskit conformance`: run the suite against a deployment. Options come from flags, then a
 // JSON config file (--config), then LMSKIT_* environment variables. The exit code is the outcome:
-// 0 every MUST ran and passed, 1 a MUST failed, 3 incomplete (2 is a usage error).
+// 0 every MUST ran and passed, 1 a MUST failed, 3 incomplete; 2 is a usage or configuration error,
+// found before any check runs (the preflight: a URL without its scheme, an API's path for the site's
+// root, a deployment that cannot be reached or refuses the --api-key), and nothing is judged.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseCommandLine, usageError } from '../lib/cli.ts';
 import { type Baseline, readBaseline } from './baseline.ts';
 import { ALL_CHECKS } from './checks/index.ts';
 import { type ConformanceConfig, LICENCE_STATES, type LicenceState } from './context.ts';
 import { coverageMarkdown, ruleCatalogue } from './coverage.ts';
+import { preflight, SettingError } from './preflight.ts';
 import { toHtml } from './reporters/html.ts';
 import { toJson } from './reporters/json.ts';
 import { toJunit } from './reporters/junit.ts';
@@ -26,7 +29,9 @@ const HELP = `usage: lmskit conformance --base-url URL [options]
   --rate N              at most N requests per second                        LMSKIT_RATE
   --expert-user ID      v1 API id of a user who is expert on a course (for the 422 ban check)
   --role-key ROLE=KEY   a read + write MCP key of a user of ROLE (manager, author, learner); repeat.
-                        Permissions, the role hierarchy and course_edit on a course need all three
+                        Permissions, the role hierarchy and course_edit on a course need all three.
+                        ROLE=none: the deployment gives no keys to ROLE (seed 000: keys are created by
+                        admins); that role's checks are "not applicable", listed, and the run can pass
                                                                              LMSKIT_ROLE_KEYS (ROLE=KEY,...)
   --chain ID            a course chain owned by the read + write --mcp-key's owner (assign_chain)
   --role-alias ROLE     role alias of the users the suite creates (default: learner)
@@ -55,8 +60,10 @@ opt-in (not given, these checks are listed as not opted in; the run can still pa
 A run that can pass needs --api-key, a read-only and a read + write --mcp-key of an administrator, --role-key
 for manager, author and learner, --chain, --mcp-url, --allow-writes and --expert-user (docs/conformance.md).
 
-exit code: 0 every MUST ran and passed (but those not opted in) · 1 a MUST failed · 3 incomplete (a MUST was
-skipped or could not be judged) · 2 usage error
+exit code: 0 every MUST ran and passed (but those not opted in or not applicable) · 1 a MUST failed ·
+2 usage or configuration error, nothing judged: a flag, a URL without its scheme, an API's path for the
+site's root, a deployment that cannot be reached (refused, no such host, TLS) or refuses the --api-key ·
+3 incomplete (a MUST was skipped or could not be judged)
 `;
 
 const values = parseCommandLine(
@@ -179,6 +186,15 @@ const reports = Object.fromEntries(
 for (const kind of Object.keys(reports)) {
   if (!['junit', 'json', 'html'].includes(kind))
     usageError(`lmskit conformance: unknown report kind ${kind} (junit, json, html)`, HELP);
+}
+
+// Before any check: a setting the run cannot be judged with is the vendor's, not the deployment's.
+try {
+  await preflight(config);
+} catch (error) {
+  if (!(error instanceof SettingError)) throw error;
+  console.error(`lmskit conformance: ${error.message}`);
+  process.exit(2);
 }
 
 const paint = process.stdout.isTTY && !process.env.NO_COLOR ? ansi : plain;

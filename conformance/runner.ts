@@ -77,6 +77,7 @@ function optInMissing(check: Check, ctx: Context): string | null {
 function unmet(check: Check, ctx: Context): string | null {
   const needs = check.needs ?? {};
   for (const role of needs.roles ?? []) {
+    if (ctx.rolesWithoutKeys().includes(role)) continue;
     if (!ctx.roleKey(role))
       return ctx.config.roleKeys?.[role]
         ? `the ${role} key given was refused (--role-key ${role}=KEY)`
@@ -138,6 +139,21 @@ async function verdictOf(
   results: Map<string, Result>,
   countedAt: Map<string, string>,
 ): Promise<Verdict & { optIn?: string }> {
+  // `--role-key ROLE=none`: the deployment gives no keys to ROLE (seed 000, Resources > MCP key: "the
+  // user who created it (an admin)"), so a check acting as ROLE does not apply; like an opt-in not
+  // given, it is listed and does not keep the run from passing.
+  const none = ctx.rolesWithoutKeys();
+  const roles = check.needs?.roles ?? [];
+  const without =
+    check.needs?.eachRole && roles.some((r) => !none.includes(r))
+      ? undefined
+      : roles.find((r) => none.includes(r));
+  if (without)
+    return {
+      status: 'skip',
+      reason: `not applicable: the deployment gives no keys to ${without}`,
+      optIn: `--role-key ${without}=none`,
+    };
   const optIn = optInMissing(check, ctx);
   if (optIn) return { status: 'skip', reason: `not opted in (${optIn})`, optIn };
   const { keysBlocked } = ctx;

@@ -49,6 +49,11 @@ export interface Needs {
   /** Keys of users of these roles (`--role-key ROLE=KEY`). */
   roles?: string[];
   /**
+   * With `roles`: the check acts as each role that has a key, and leaves out a role the deployment
+   * gives no keys to (`--role-key ROLE=none`) instead of being not applicable as a whole.
+   */
+  eachRole?: boolean;
+  /**
    * Opt-in: a key of a tenant in this licence state (`--tenant-key STATE=KEY`), a revoked key
    * (`--revoked-key`), or leave to provoke the deployment's limits (`--probe-limits`). Not opted
    * in, the check is skipped as such and does not make the run incomplete.
@@ -87,7 +92,11 @@ export interface Result {
   reason?: string;
   evidence?: Evidence;
   retryAfter?: number;
-  /** Skipped because an opt-in was not given: the flag that would run it. */
+  /**
+   * Skipped because an opt-in was not given: the flag that would run it; or not applicable, because
+   * the deployment gives no keys to a role the check acts as (`--role-key ROLE=none`). Either way no
+   * obstacle to a passed run.
+   */
   optIn?: string;
   /**
    * Not judged because a shared fixture or discovery it needs failed in an earlier check: that

@@ -4,6 +4,7 @@
 import { type Baseline, baselineIds, readBaseline } from '../conformance/baseline.ts';
 import { ALL_CHECKS } from '../conformance/checks/index.ts';
 import type { ConformanceConfig } from '../conformance/context.ts';
+import { OPTION_NAMES, preflight, SettingError } from '../conformance/preflight.ts';
 import { type JsonReport, jsonReport } from '../conformance/reporters/json.ts';
 import { runChecks } from '../conformance/runner.ts';
 import type { Result } from '../conformance/types.ts';
@@ -28,12 +29,12 @@ export interface ConformanceOptions
 /**
  * Runs the conformance suite against a deployment (or a mock) and resolves to the report that
  * `npx lmskit conformance --report json=FILE` writes, with the run's `outcome`: `passed` only when
- * every MUST ran and passed (docs/conformance.md).
+ * every MUST ran and passed (docs/conformance.md). Rejects with a `SettingError` (one sentence) before
+ * any check when a setting cannot be judged with: `baseUrl` without its scheme or naming an API's
+ * path, a deployment that cannot be reached, an `apiKey` it refuses, an unknown role in `roleKeys`.
  */
 export async function runConformance(options: ConformanceOptions): Promise<JsonReport> {
   const { onResult, mcpKeys = [], allowWrites = false, baseline: given, ...rest } = options;
-  if (!rest.baseUrl) throw new Error('runConformance: baseUrl is required');
-  if (!URL.canParse(rest.baseUrl)) throw new Error(`runConformance: baseUrl is not a URL: ${rest.baseUrl}`);
   let baseline: Baseline | undefined;
   try {
     baseline =
@@ -48,11 +49,13 @@ export async function runConformance(options: ConformanceOptions): Promise<JsonR
   } catch (error) {
     throw new Error(`runConformance: ${(error as Error).message}`);
   }
-  return jsonReport(
-    await runChecks(
-      ALL_CHECKS,
-      { ...rest, mcpKeys, allowWrites, ...(baseline ? { baseline } : {}) },
-      onResult,
-    ),
-  );
+  const config = { ...rest, mcpKeys, allowWrites, ...(baseline ? { baseline } : {}) };
+  // As the command's exit code 2: a setting the run cannot be judged with rejects, nothing judged.
+  try {
+    await preflight(config, OPTION_NAMES);
+  } catch (error) {
+    if (error instanceof SettingError) throw new SettingError(`runConformance: ${error.message}`);
+    throw error;
+  }
+  return jsonReport(await runChecks(ALL_CHECKS, config, onResult));
 }

@@ -355,7 +355,7 @@ export const licenceChecks: Check[] = [
         throw new Incomplete(
           `the revoked key was answered ${revoked.status} (v2.auth.revoked-key judges that)`,
         );
-      const given = [...ctx.config.mcpKeys, ...Object.values(ctx.config.roleKeys ?? {})].filter(
+      const given = [...ctx.config.mcpKeys, ...ctx.givenRoleKeys().map(([, key]) => key)].filter(
         (k) => k !== ctx.config.revokedKey,
       );
       if (!given.length) throw new Incomplete('no other key given (--mcp-key) to stay accepted');
