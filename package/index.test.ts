@@ -348,7 +348,9 @@ describe('runConformance', () => {
 
   it('refuses a run without a baseUrl, or with one that is no URL', async () => {
     await expect(runConformance({ baseUrl: '' })).rejects.toThrow(/baseUrl is required/);
-    await expect(runConformance({ baseUrl: '127.0.0.1:4010' })).rejects.toThrow(/baseUrl 127\.0\.0\.1:4010 is not a URL/);
+    await expect(runConformance({ baseUrl: '127.0.0.1:4010' })).rejects.toThrow(
+      /baseUrl 127\.0\.0\.1:4010 is not a URL/,
+    );
   });
 });
 
