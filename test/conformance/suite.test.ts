@@ -95,6 +95,27 @@ describe('the suite against the mock, with every kind of key, writes, the expert
     expect(summary(partial)).toMatch(/no key of a (manager|author|learner) given \(--role-key \w+=KEY\)/);
   }, 180_000);
 
+  it('with --role-key learner=none, passes: the learner checks are not applicable and listed, the per-role checks run with the others', async () => {
+    // Seed 000, Resources > MCP key: a key's owner is "the user who created it (an admin)", so a
+    // deployment may give no keys to learners at all.
+    keys = await prepareDeployment(h);
+    const run = await runChecks(
+      ALL_CHECKS,
+      completeConfig(h.base, keys, { mcpUrl, roleKeys: { ...keys.roles, learner: 'none' } }),
+    );
+    expect(outcomeOf(run)).toBe('passed');
+    const notApplicable = run.results.filter((r) => r.reason?.startsWith('not applicable'));
+    expect(notApplicable.map((r) => r.id)).toContain('v2.auth.banned-owner');
+    for (const r of notApplicable) {
+      expect(r.reason).toBe('not applicable: the deployment gives no keys to learner');
+      expect(r.optIn).toBe('--role-key learner=none');
+    }
+    // The checks that act as every role in turn run with the manager and the author.
+    for (const id of ['v2.permission.role-keys.owners', 'mcp.tools.role-keys.act-as-owner'])
+      expect(run.results.find((r) => r.id === id)?.status, id).toBe('pass');
+    expect(summary(run)).toMatch(/not applicable: the deployment gives no keys to learner/);
+  }, 180_000);
+
   /** Where a check that provokes `status` of an `api` operation belongs, for the message of a missing one. */
   const whereToProbe = (api: 'v1' | 'v2', status: number) =>
     status === 404
