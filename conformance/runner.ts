@@ -331,7 +331,7 @@ export function spentText(spent: Spent): string {
   ].join(', ');
 }
 
-/** docs/conformance.md, "Exit codes": 0 passed, 1 a MUST failed, 3 incomplete (2 is a usage error). */
+/** docs/conformance.md, "Outcome and exit code": 0 passed, 1 a MUST failed, 3 incomplete (2, a usage or configuration error found before any check, is main.ts's). */
 export const EXIT_CODES: Record<Outcome, number> = { passed: 0, failed: 1, incomplete: 3 };
 
 export const exitCode = (report: RunReport) => EXIT_CODES[outcomeOf(report)];

@@ -69,7 +69,8 @@ export function banner(report: RunReport, paint: Paint = plain): string {
     ? [
         paint(
           'dim',
-          `  not opted in: ${optIns.reduce((sum, g) => sum + g.ids.length, 0)} MUST requirement(s) that need a flag:`,
+          // A role declared without keys (`--role-key ROLE=none`) is listed here too: not judged, by choice.
+          `  not opted in: ${optIns.reduce((sum, g) => sum + g.ids.length, 0)} MUST requirement(s) that need a flag, or do not apply:`,
         ),
         ...optIns.map((g) => paint('dim', `  ${String(g.ids.length).padStart(3)} × ${g.reason}`)),
       ]
