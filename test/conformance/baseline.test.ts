@@ -2,7 +2,6 @@
 // "Baseline"): a known MUST failure does not fail the run, a new one does and is the only one named, and
 // one the baseline lists that now passes is listed as fixed — in the terminal, HTML and JUnit reports.
 // Faults injected on the mock (docs/mock.md, Faults) make a check fail deterministically.
-import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,9 +14,9 @@ import { jsonReport } from '../../conformance/reporters/json.ts';
 import { toJunit } from '../../conformance/reporters/junit.ts';
 import { summary } from '../../conformance/reporters/terminal.ts';
 import { exitCode, outcomeOf, runChecks } from '../../conformance/runner.ts';
-import { ROOT } from '../../lib/paths.ts';
 import { runConformance } from '../../package/run-conformance.ts';
 import { DEMO_SITE_API_KEY, type Harness, startHarness } from '../mock/harness.ts';
+import { conformanceCommand } from './command.ts';
 
 let h: Harness;
 const dir = mkdtempSync(join(tmpdir(), 'lmskit-baseline-'));
@@ -149,24 +148,8 @@ describe('a baseline', () => {
   }, 60_000);
 });
 
-/** The command, run against the mock (asynchronous: the mock answers from this process). */
-const lmskit = (args: string[]) =>
-  new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = execFile(
-      process.execPath,
-      [
-        join(ROOT, 'bin', 'lmskit.js'),
-        'conformance',
-        '--base-url',
-        h.base,
-        '--api-key',
-        DEMO_SITE_API_KEY,
-        ...args,
-      ],
-      { timeout: 60_000, env: { ...process.env, NO_COLOR: '1' } },
-      (_error, stdout, stderr) => resolve({ status: child.exitCode, stdout, stderr }),
-    );
-  });
+/** The command, run against the mock. */
+const lmskit = (args: string[]) => conformanceCommand(h.base, ['--api-key', DEMO_SITE_API_KEY, ...args]);
 
 describe('--baseline FILE', () => {
   it('exits 1 on a failure it does not list, naming only that one', async () => {

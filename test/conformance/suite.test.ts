@@ -19,6 +19,7 @@ import type { Result } from '../../conformance/types.ts';
 import { unprobedResponse } from '../../conformance/unprobed.ts';
 import { ROOT } from '../../lib/paths.ts';
 import { DEMO_SITE_API_KEY, type Harness, READ_KEY, startHarness, WRITE_KEY } from '../mock/harness.ts';
+import { conformanceCommand } from './command.ts';
 import { completeConfig, type DeploymentKeys, prepareDeployment, startToolServer } from './deployment.ts';
 
 let h: Harness;
@@ -425,22 +426,14 @@ describe('the command', () => {
   it('exits 3 on a read-only run, with the amber outcome and the flag that would run the rest', async () => {
     await fresh();
     // Asynchronous: the mock answers from this process while the command runs.
-    const run = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-      const args = [
-        join(ROOT, 'bin', 'lmskit.js'),
-        'conformance',
-        '--base-url',
-        h.base,
-        '--api-key',
-        DEMO_SITE_API_KEY,
-      ];
-      const child = execFile(
-        process.execPath,
-        [...args, '--mcp-key', READ_KEY, '--mcp-key', WRITE_KEY],
-        { timeout: 60_000, env: { ...process.env, NO_COLOR: '1' } },
-        (_error, stdout, stderr) => resolve({ status: child.exitCode, stdout, stderr }),
-      );
-    });
+    const run = await conformanceCommand(h.base, [
+      '--api-key',
+      DEMO_SITE_API_KEY,
+      '--mcp-key',
+      READ_KEY,
+      '--mcp-key',
+      WRITE_KEY,
+    ]);
     expect(run.status, run.stderr).toBe(3);
     expect(run.stdout).toMatch(/INCOMPLETE — no MUST failed/);
     expect(run.stdout).toContain('writes are not allowed (--allow-writes)');
