@@ -1,6 +1,6 @@
 // Loads the MCP tool definitions of mcp-schema/ and compiles their JSON Schemas.
 // Every part of the kit that needs a tool's schema comes through here, so they all read the same files.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { createAjv } from './ajv.ts';
@@ -45,6 +45,8 @@ export interface ToolDefinition {
   };
   'x-category': ToolCategory;
   'x-scope': 'read' | 'write';
+  /** The seed does not state the scope (mcp-schema/README.md). */
+  'x-assumed-scope'?: boolean;
   'x-permission': string | null;
   'x-rules': string[];
   'x-licence': { mcpAccess: 'read' | 'full'; mcpAiAccess: boolean };
@@ -54,32 +56,49 @@ export interface ToolDefinition {
   'x-backend': BackendCall[];
 }
 
-export interface ToolIndex {
-  tools: { name: string; category: ToolCategory; file: string }[];
-  absent: { name: string; reason: string }[];
-}
+/** The order tools are listed in: by category as seed 000 lists them, then by name. */
+export const TOOL_CATEGORIES: readonly ToolCategory[] = ['read', 'write', 'ai-generation', 'ai-refinement'];
 
-export function loadToolIndex(dir = TOOL_SCHEMA_DIR): ToolIndex {
-  return JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8'));
-}
+/** The file of the tools the seed announces but that do not exist (no file of their own). */
+export const ABSENT_TOOLS_FILE = 'absent.json';
 
-/** The tool definitions the index lists, in index order, exactly as the files hold them. */
+/** The names of the tool files of `dir`: every `<name>.json` but the absent tools' list. */
+export const toolFiles = (dir = TOOL_SCHEMA_DIR): string[] =>
+  readdirSync(dir).filter((f) => f.endsWith('.json') && f !== ABSENT_TOOLS_FILE);
+
+/**
+ * The tool definitions, exactly as the files hold them: one file per tool is the only place a tool
+ * is written, and every list and count of tools reads this (docs/architecture.md, How to add a tool).
+ */
 export function loadTools(dir = TOOL_SCHEMA_DIR): ToolDefinition[] {
-  return loadToolIndex(dir).tools.map((t) => JSON.parse(readFileSync(join(dir, t.file), 'utf8')));
+  const tools = toolFiles(dir).map(
+    (file) => JSON.parse(readFileSync(join(dir, file), 'utf8')) as ToolDefinition,
+  );
+  const rank = (t: ToolDefinition) => TOOL_CATEGORIES.indexOf(t['x-category']);
+  return tools.sort((a, b) => rank(a) - rank(b) || a.name.localeCompare(b.name));
 }
 
-/** The names of the tools that exist, in index order: every count and list of tools reads this. */
+/** The names of the tools that exist, in listing order. */
 export function toolNames(dir = TOOL_SCHEMA_DIR): string[] {
-  return loadToolIndex(dir).tools.map((t) => t.name);
+  return loadTools(dir).map((t) => t.name);
+}
+
+/** The names of the tools of one category, in listing order. */
+export function toolNamesOf(category: ToolCategory, dir = TOOL_SCHEMA_DIR): string[] {
+  return loadTools(dir)
+    .filter((t) => t['x-category'] === category)
+    .map((t) => t.name);
 }
 
 /**
  * The tools the seed announces but that have no backend and so are never offered (seed 000, What
- * the service does 5); `mcp-schema/index.json` lists them under `absent`.
+ * the service does 5), each with the reason: `mcp-schema/absent.json`.
  */
-export function absentToolNames(dir = TOOL_SCHEMA_DIR): string[] {
-  return loadToolIndex(dir).absent.map((t) => t.name);
+export function absentTools(dir = TOOL_SCHEMA_DIR): { name: string; reason: string }[] {
+  return JSON.parse(readFileSync(join(dir, ABSENT_TOOLS_FILE), 'utf8')).absent;
 }
+
+export const absentToolNames = (dir = TOOL_SCHEMA_DIR): string[] => absentTools(dir).map((t) => t.name);
 
 /** A strict ajv for tool schemas (lib/ajv.ts). */
 export const createToolAjv = (options: { useDefaults?: boolean } = {}): Ajv2020 => createAjv('tool', options);

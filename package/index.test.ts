@@ -3,8 +3,12 @@
 // options refused with a sentence, and the conformance suite run from code. The same API from an
 // installed package: test/package/outside.test.ts.
 import { afterEach, describe, expect, it } from 'vitest';
+import { toolNames, toolNamesOf } from '../lib/tool-schemas.ts';
 import { DEMO_SITE_API_KEY, demoMcpKey } from '../mock/seed/demo.ts';
 import { type McpClient, type Mock, runConformance, startMcpServer, startMock } from './index.ts';
+
+const READ_TOOLS = toolNamesOf('read');
+const ALL_TOOLS = toolNames();
 
 const started: Mock[] = [];
 async function start(options?: Parameters<typeof startMock>[0]) {
@@ -390,13 +394,13 @@ describe('startMcpServer and mock.mcpClient: the tool server in-process', () => 
     const tools = await startMcpServer({ baseUrl: mock.url, key: mock.mcpKeys.read });
     try {
       expect(tools.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
-      expect(await names(await tools.client())).toHaveLength(11);
-      expect(await names(await tools.client(mock.mcpKeys.write))).toHaveLength(25);
+      expect(await names(await tools.client())).toHaveLength(READ_TOOLS.length);
+      expect(await names(await tools.client(mock.mcpKeys.write))).toHaveLength(ALL_TOOLS.length);
       const keyless = await jsonRpc(tools.url);
       expect(keyless.status).toBe(200);
-      expect((await keyless.json()).result.tools).toHaveLength(11);
+      expect((await keyless.json()).result.tools).toHaveLength(READ_TOOLS.length);
       const own = await jsonRpc(tools.url, { 'x-mcp-key': mock.mcpKeys.write });
-      expect((await own.json()).result.tools).toHaveLength(25);
+      expect((await own.json()).result.tools).toHaveLength(ALL_TOOLS.length);
     } finally {
       await tools.stop();
     }

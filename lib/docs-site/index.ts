@@ -11,7 +11,7 @@ import { DEMO_SITE_API_KEY, demoMcpKey } from '../../mock/seed/demo.ts';
 import { escapeHtml as html } from '../html.ts';
 import { API_NAMES, type ApiName, bundlePath, DOCS_SITE_DIR, ROOT } from '../paths.ts';
 import type { Node } from '../spec-walk.ts';
-import { loadToolIndex, loadTools } from '../tool-schemas.ts';
+import { absentTools, loadTools } from '../tool-schemas.ts';
 import { apiAssumptions, toolAssumptions } from './assumptions.ts';
 import { mockAddressBox } from './home.ts';
 import { markdownSources, pageNameOf, renderMarkdown } from './markdown.ts';
@@ -116,7 +116,7 @@ export async function buildDocsSite(): Promise<Site> {
     else addPage(page.name, page.title, withAddressBox(page.html, origin), 1, mockMeta(origin));
     for (const [source, name] of page.images) site.set(name, readFileSync(join(ROOT, source)));
   }
-  addPage('tools.html', 'MCP tools', toolsPageBody(loadTools(), loadToolIndex(), bundles.v2), 1.5);
+  addPage('tools.html', 'MCP tools', toolsPageBody(loadTools(), absentTools(), bundles.v2), 1.5);
   addPage('assumptions.html', 'Assumed choices', assumptionsPageBody(bundles), 0.5);
   const references = await Promise.all(
     API_NAMES.map((api) => buildReferencePage(api, API_TITLES[api], bundles[api], resolveSeed, names)),

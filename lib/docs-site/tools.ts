@@ -3,7 +3,7 @@
 import { marked } from 'marked';
 import { escapeHtml as html } from '../html.ts';
 import { type Node, resolveRef } from '../spec-walk.ts';
-import type { BackendCall, ToolDefinition, ToolIndex } from '../tool-schemas.ts';
+import type { BackendCall, ToolDefinition } from '../tool-schemas.ts';
 import { operationHref } from './reference.ts';
 import { firstExample, schemaExample } from './samples.ts';
 
@@ -164,7 +164,11 @@ ${oneOf}
 </section>`;
 }
 
-export function toolsPageBody(tools: ToolDefinition[], index: ToolIndex, v2: Node): string {
+export function toolsPageBody(
+  tools: ToolDefinition[],
+  absentTools: { name: string; reason: string }[],
+  v2: Node,
+): string {
   const summary = tools
     .map(
       (t) =>
@@ -172,7 +176,7 @@ export function toolsPageBody(tools: ToolDefinition[], index: ToolIndex, v2: Nod
         `<td>${html(t['x-scope'])}</td><td>${html(t['x-permission'] ?? '—')}</td></tr>`,
     )
     .join('\n');
-  const absent = index.absent.map((a) => `<li><code>${html(a.name)}</code>: ${html(a.reason)}</li>`).join('');
+  const absent = absentTools.map((a) => `<li><code>${html(a.name)}</code>: ${html(a.reason)}</li>`).join('');
   return `<h1 id="mcp-tools">The ${tools.length} MCP tools</h1>
 <p>The tools an AI agent calls through the <a href="mcp.html">MCP tool server</a>, over stdio or Streamable HTTP.
 Each tool calls one or more operations of the <a href="v2.html">MCP backend API</a> with the agent's MCP key and

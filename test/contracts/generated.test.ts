@@ -6,7 +6,9 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generate } from '../../lib/generate.ts';
-import { GENERATED_DIR } from '../../lib/paths.ts';
+import { GENERATED_DIR, ROOT } from '../../lib/paths.ts';
+import { loadTools } from '../../lib/tool-schemas.ts';
+import { toolsTableMarkdown } from '../../lib/tools-table.ts';
 
 const listFiles = (dir: string): string[] =>
   readdirSync(dir, { recursive: true, withFileTypes: true })
@@ -28,6 +30,13 @@ describe('generated/ is fresh', () => {
       );
     }
   }, 120_000);
+
+  it('mcp-schema/README.md lists every tool file as it is (npm run generate writes the table)', () => {
+    expect(
+      readFileSync(join(ROOT, 'mcp-schema', 'README.md'), 'utf8'),
+      'mcp-schema/README.md is stale: run npm run generate',
+    ).toContain(toolsTableMarkdown(loadTools()));
+  });
 
   it('marks every generated file as not to be edited', () => {
     for (const file of listFiles(GENERATED_DIR)) {

@@ -2,9 +2,7 @@
 // `lmskit mcp` processes, driven by the official SDK client over stdio and Streamable HTTP, the
 // mock's admin API (token `t`), the tool definitions of mcp-schema/ and a minimal PDF.
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
-import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -12,6 +10,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'vitest';
 import { createAjv } from '../../lib/ajv.ts';
 import { ROOT } from '../../lib/paths.ts';
+import { absentToolNames, loadTools, type ToolDefinition } from '../../lib/tool-schemas.ts';
 import { demoMcpKey } from '../../mock/seed/demo.ts';
 import { freePort, type RunningProcess, type SpawnOptions, startLmskit } from '../e2e/process.ts';
 
@@ -24,35 +23,19 @@ export const WRITE_KEY = demoMcpKey('write');
 export const START = 1_767_225_600;
 
 // Tool definitions, as the files of mcp-schema/ hold them.
-
-export interface ToolFile {
-  name: string;
-  title: string;
-  description: string;
-  inputSchema: Record<string, unknown>;
-  outputSchema: Record<string, unknown>;
-  annotations: Record<string, boolean>;
-  'x-category': 'read' | 'write' | 'ai-generation' | 'ai-refinement';
-}
-
-const index = JSON.parse(readFileSync(join(ROOT, 'mcp-schema', 'index.json'), 'utf8')) as {
-  tools: { name: string; file: string }[];
-  absent: { name: string }[];
-};
-export const TOOL_FILES: ToolFile[] = index.tools.map(
-  (t) => JSON.parse(readFileSync(join(ROOT, 'mcp-schema', t.file), 'utf8')) as ToolFile,
-);
+export type ToolFile = ToolDefinition;
+export const TOOL_FILES: ToolFile[] = loadTools();
 export const toolFile = (name: string) => TOOL_FILES.find((t) => t.name === name) as ToolFile;
 const namesOf = (categories: ToolFile['x-category'][]) =>
   TOOL_FILES.filter((t) => categories.includes(t['x-category']))
     .map((t) => t.name)
     .sort();
-/** Seed 000, "What the service does" 5: 11 read, 7 write, 4 AI generation, 3 AI refinement tools. */
+/** Seed 000, "What the service does" 5: the read, write and AI tools, as mcp-schema/ holds them. */
 export const READ_TOOLS = namesOf(['read']);
 export const WRITE_TOOLS = namesOf(['read', 'write']);
 export const ALL_TOOLS = namesOf(['read', 'write', 'ai-generation', 'ai-refinement']);
-/** Announced but absent (seed 000, What the service does 5), as the index lists them. */
-export const ABSENT_TOOLS = index.absent.map((t) => t.name);
+/** Announced but absent (seed 000, What the service does 5), as mcp-schema/absent.json lists them. */
+export const ABSENT_TOOLS = absentToolNames();
 
 /** What tools/list must show of a tool: the file's MCP fields, verbatim. */
 export const listingOf = (t: ToolFile) => ({

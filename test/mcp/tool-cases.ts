@@ -1,8 +1,9 @@
-// Seed 000 "Endpoints": one valid and one invalid call of each tool of mcp-schema/index.json,
+// Seed 000 "Endpoints": one valid and one invalid call of each tool of mcp-schema/,
 // run in this order on a fresh demo state by tools-stdio.test.ts and tools-http.test.ts. Later cases
 // use what earlier ones made (the upload's sessionId, the generation's jobId).
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { expect, it } from 'vitest';
+import type { ToolName } from '../../generated/tools/index.ts';
 import { ALL_TOOLS, callFails, callOk, journalMark, START } from './setup.ts';
 
 export interface CaseContext {
@@ -13,7 +14,6 @@ export interface CaseContext {
 }
 
 export interface ToolCase {
-  name: string;
   valid: (ctx: CaseContext) => Record<string, unknown>;
   /** Checks the structuredContent of the valid call (already checked against the outputSchema). */
   check: (out: any, ctx: CaseContext) => void;
@@ -24,17 +24,16 @@ export interface ToolCase {
 
 const DAY = 86_400;
 
-export const TOOL_CASES: ToolCase[] = [
+/** Keyed by the tool's name: a new tool file is a compile error here until it has its case. */
+export const TOOL_CASES: Record<ToolName, ToolCase> = {
   // Read tools (seed 000, "Read tools").
-  {
-    name: 'find_user',
+  find_user: {
     valid: () => ({ query: 'LENA' }),
     check: (out) => expect(out.users.map((u: any) => u.id)).toEqual([6]),
     invalid: { query: 'a', limit: 99 },
     problem: /limit must be at most 50/,
   },
-  {
-    name: 'get_user',
+  get_user: {
     valid: () => ({ userId: 6 }),
     check: (out) => {
       expect(out.email).toBe('lena@demo.example');
@@ -43,8 +42,7 @@ export const TOOL_CASES: ToolCase[] = [
     invalid: {},
     problem: /userId is required/,
   },
-  {
-    name: 'find_course',
+  find_course: {
     valid: () => ({ query: 'safety', limit: 1 }),
     check: (out) => {
       expect(out.courses).toHaveLength(1);
@@ -53,8 +51,7 @@ export const TOOL_CASES: ToolCase[] = [
     invalid: { limit: 10 },
     problem: /query is required/,
   },
-  {
-    name: 'get_course',
+  get_course: {
     valid: () => ({ courseId: 1 }),
     check: (out) => {
       expect(out.name).toBe('Workplace safety');
@@ -63,8 +60,7 @@ export const TOOL_CASES: ToolCase[] = [
     invalid: { courseId: 'one' },
     problem: /courseId must be integer/,
   },
-  {
-    name: 'list_assignments',
+  list_assignments: {
     valid: () => ({ groupId: 2 }),
     check: (out) => {
       expect(out.assignments.length).toBeGreaterThan(0);
@@ -73,8 +69,7 @@ export const TOOL_CASES: ToolCase[] = [
     invalid: { userId: 6, groupId: 1 },
     problem: /exactly one of userId or groupId/,
   },
-  {
-    name: 'list_my_assignments',
+  list_my_assignments: {
     valid: () => ({}),
     check: (out) => {
       expect(out.assignments.length).toBeGreaterThan(0);
@@ -83,8 +78,7 @@ export const TOOL_CASES: ToolCase[] = [
     invalid: { userId: 1 },
     problem: /userId is not a parameter/,
   },
-  {
-    name: 'get_compliance_status',
+  get_compliance_status: {
     valid: () => ({ courseId: 1, groupId: 1 }),
     check: (out) => {
       expect(out.courseId).toBe(1);
@@ -93,22 +87,19 @@ export const TOOL_CASES: ToolCase[] = [
     invalid: { groupId: 1 },
     problem: /courseId is required/,
   },
-  {
-    name: 'list_certificates',
+  list_certificates: {
     valid: () => ({ userId: 6 }),
     check: (out) => expect(out.certificates.length).toBeGreaterThan(0),
     invalid: { userId: 0 },
     problem: /userId must be at least 1/,
   },
-  {
-    name: 'get_statistics',
+  get_statistics: {
     valid: () => ({ scope: 'overview' }),
     check: (out) => expect(out.scope).toBe('overview'),
     invalid: { scope: 'everything' },
     problem: /scope must be one of overview, publishing, courseCreation, activity, insights, tags/,
   },
-  {
-    name: 'get_leaderboard',
+  get_leaderboard: {
     valid: () => ({ limit: 3 }),
     check: (out) => {
       expect(out.leaders.length).toBeGreaterThan(0);
@@ -117,8 +108,7 @@ export const TOOL_CASES: ToolCase[] = [
     invalid: { limit: 51 },
     problem: /limit must be at most 50/,
   },
-  {
-    name: 'get_audit_log',
+  get_audit_log: {
     valid: () => ({ limit: 5, from: '2025-01-01' }),
     check: (out) => {
       expect(out.limit).toBe(5);
@@ -129,8 +119,7 @@ export const TOOL_CASES: ToolCase[] = [
     problem: /limit must be at most 250/,
   },
   // Write tools (seed 000, "Write tools").
-  {
-    name: 'assign_training',
+  assign_training: {
     valid: () => ({ courseId: 5, userId: 7, deadlineAt: START + 10 * DAY }),
     check: (out) => {
       expect(out.assignment).toMatchObject({ courseId: 5, userId: 7, deadlineAt: START + 10 * DAY });
@@ -138,8 +127,7 @@ export const TOOL_CASES: ToolCase[] = [
     invalid: { courseId: 5 },
     problem: /userId is required/,
   },
-  {
-    name: 'bulk_assign',
+  bulk_assign: {
     valid: () => ({ groupId: 3, courseIds: [10, 11] }),
     check: (out) => {
       expect(out.groupId).toBe(3);
@@ -148,36 +136,31 @@ export const TOOL_CASES: ToolCase[] = [
     invalid: { groupId: 3, courseIds: [] },
     problem: /courseIds must NOT have fewer than 1 items/,
   },
-  {
-    name: 'assign_chain',
+  assign_chain: {
     valid: () => ({ chainId: 1, userIds: [7] }),
     check: (out) => expect(out).toMatchObject({ chainId: 1, users: [7] }),
     invalid: { userIds: [7] },
     problem: /chainId is required/,
   },
-  {
-    name: 'ban_user',
+  ban_user: {
     valid: () => ({ userId: 13 }),
     check: (out) => expect(out).toEqual({ userId: 13, status: 'banned' }),
     invalid: { userId: -1 },
     problem: /userId must be at least 1/,
   },
-  {
-    name: 'unban_user',
+  unban_user: {
     valid: () => ({ userId: 13 }),
     check: (out) => expect(out).toEqual({ userId: 13, status: 'active' }),
     invalid: {},
     problem: /userId is required/,
   },
-  {
-    name: 'change_user_email',
+  change_user_email: {
     valid: () => ({ userId: 12, email: 'lily.new@demo.example' }),
     check: (out) => expect(out).toMatchObject({ userId: 12, email: 'lily.new@demo.example' }),
     invalid: { userId: 12 },
     problem: /email is required/,
   },
-  {
-    name: 'clone_course',
+  clone_course: {
     valid: () => ({ courseId: 3 }),
     check: (out) => {
       expect(out.sourceCourseId).toBe(3);
@@ -187,8 +170,7 @@ export const TOOL_CASES: ToolCase[] = [
     problem: /name is not a parameter/,
   },
   // AI tools (seed 000, "AI tools"), in the order of the documented flow.
-  {
-    name: 'upload_source_material',
+  upload_source_material: {
     valid: (ctx) => ({ filePath: ctx.pdfPath }),
     check: (out, ctx) => {
       expect(out.chunkCount).toBeGreaterThanOrEqual(1);
@@ -198,8 +180,7 @@ export const TOOL_CASES: ToolCase[] = [
     invalid: { filePath: 'handout.pdf' },
     problem: /filePath/,
   },
-  {
-    name: 'create_course_from_files',
+  create_course_from_files: {
     valid: (ctx) => ({ prompt: 'A course for new lab staff', sessionId: ctx.sessionId }),
     check: (out, ctx) => {
       expect(out.status).toBe('queued');
@@ -208,15 +189,13 @@ export const TOOL_CASES: ToolCase[] = [
     invalid: { prompt: 'A course for new lab staff' },
     problem: /sessionId is required/,
   },
-  {
-    name: 'get_course_generation_status',
+  get_course_generation_status: {
     valid: (ctx) => ({ jobId: ctx.jobId }),
     check: (out) => expect(out.status).toBe('queued'),
     invalid: {},
     problem: /jobId is required/,
   },
-  {
-    name: 'create_course_from_prompt',
+  create_course_from_prompt: {
     valid: () => ({ prompt: 'Ladder safety for warehouse staff' }),
     check: (out) => {
       expect(out.status).toBe('queued');
@@ -225,8 +204,7 @@ export const TOOL_CASES: ToolCase[] = [
     invalid: { prompt: 'Ladder safety', moduleCount: 21 },
     problem: /moduleCount must be at most 20/,
   },
-  {
-    name: 'refine_course',
+  refine_course: {
     valid: () => ({ courseId: 1, feedback: 'Add a section on ladders' }),
     check: (out) => {
       expect(out.courseId).toBe(1);
@@ -235,8 +213,7 @@ export const TOOL_CASES: ToolCase[] = [
     invalid: { courseId: 1 },
     problem: /feedback is required/,
   },
-  {
-    name: 'regenerate_question',
+  regenerate_question: {
     valid: () => ({ questionId: 3 }),
     check: (out) => {
       expect(out.questionId).toBe(3);
@@ -245,8 +222,7 @@ export const TOOL_CASES: ToolCase[] = [
     invalid: { questionId: 3, feedback: 5 },
     problem: /feedback must be string/,
   },
-  {
-    name: 'regenerate_lesson',
+  regenerate_lesson: {
     valid: () => ({ lessonId: 1 }),
     check: (out) => {
       expect(out.lessonId).toBe(1);
@@ -255,7 +231,7 @@ export const TOOL_CASES: ToolCase[] = [
     invalid: { lessonId: 1, language: 'de' },
     problem: /language is not a parameter/,
   },
-];
+};
 
 /**
  * Registers the table's tests: each tool once with valid arguments (structuredContent present and
@@ -264,20 +240,20 @@ export const TOOL_CASES: ToolCase[] = [
  * operation: arguments are checked before anything is sent).
  */
 export function toolCaseTests(session: () => { client: Client; mockUrl: string; ctx: CaseContext }): void {
-  it('the table calls every tool of the index (seed 000, What the service does 5)', () => {
-    expect(TOOL_CASES.map((c) => c.name).sort()).toEqual(ALL_TOOLS);
+  it('the table calls every tool of mcp-schema/ (seed 000, What the service does 5)', () => {
+    expect(Object.keys(TOOL_CASES).sort()).toEqual(ALL_TOOLS);
   });
-  for (const c of TOOL_CASES) {
-    it(`${c.name}: valid arguments give structuredContent matching its outputSchema (seed 000 "Endpoints")`, async () => {
+  for (const [name, c] of Object.entries(TOOL_CASES)) {
+    it(`${name}: valid arguments give structuredContent matching its outputSchema (seed 000 "Endpoints")`, async () => {
       const { client, ctx } = session();
-      const out = await callOk(client, c.name, c.valid(ctx));
+      const out = await callOk(client, name, c.valid(ctx));
       c.check(out, ctx);
     });
-    it(`${c.name}: invalid arguments give isError with a sentence naming the problem, nothing sent (seed 000, Errors: readable strings)`, async () => {
+    it(`${name}: invalid arguments give isError with a sentence naming the problem, nothing sent (seed 000, Errors: readable strings)`, async () => {
       const { client, mockUrl } = session();
       const mark = await journalMark(mockUrl);
-      const text = await callFails(client, c.name, c.invalid);
-      expect(text).toContain(`Invalid arguments for ${c.name}:`);
+      const text = await callFails(client, name, c.invalid);
+      expect(text).toContain(`Invalid arguments for ${name}:`);
       expect(text).toMatch(c.problem);
       const sent = (await mark.since()).filter(
         // The tool server's own requests are journalled as API `mcp` (docs/console.md, Requests).

@@ -47,12 +47,11 @@ describe('tools/list over stdio (seed 000 "What the service does" 3 and 5, "Auth
     await resetMock(mock.url);
   });
 
-  it('a read key is offered the 11 read tools', async () => {
+  it('a read key is offered the read tools', async () => {
     const session = await stdioClient(mock.url, READ_KEY);
     const listed = await names(session.client);
-    expect(listed).toHaveLength(11);
     expect(listed).toEqual(READ_TOOLS);
-    expect(session.stderr()).toContain('11 tools for this key');
+    expect(session.stderr()).toContain(`${READ_TOOLS.length} tools for this key`);
   });
 
   it('a write key on a `full` tenant without AI (mcpAiAccess false) is offered the read and write tools', async () => {

@@ -1,6 +1,8 @@
 // In-process HTTP tests of the /api/v2 pipeline, one test per row of seed 000's tables: the permission rules (seed 000, Permission identifiers used by tools) and the capabilities filter (seed 000, Capabilities response).
 // Shared helpers and the harness: v2-auth-setup.ts.
+
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { ToolName } from '../../generated/tools/index.ts';
 import { READ_KEY, WRITE_KEY } from './harness.ts';
 import {
   ABSENT_TOOLS,
@@ -190,9 +192,9 @@ describe('capabilities (seed 000, Capabilities response; Authentication 3)', () 
     );
   });
 
-  /** One sample request per tool, against targets every role that holds the permission may touch. */
+  /** One sample request per tool (keyed by its name: a new tool is a compile error until it has one), against targets every role that holds the permission may touch. */
   let emails = 0;
-  const SAMPLE: Record<string, () => { method?: string; path: string; json?: unknown; body?: FormData }> = {
+  const SAMPLE: Record<ToolName, () => { method?: string; path: string; json?: unknown; body?: FormData }> = {
     find_user: () => ({ path: '/users?query=lena' }),
     get_user: () => ({ path: '/users/6' }),
     find_course: () => ({ path: '/courses?query=safety' }),

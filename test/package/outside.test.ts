@@ -206,7 +206,7 @@ describe('the tarball', () => {
         'mcp-server/main.ts',
         'conformance/main.ts',
         'generated/openapi/v1.json',
-        'mcp-schema/index.json',
+        'mcp-schema/absent.json',
         'console/index.html',
         'console/src/main.tsx',
         'dist/package/index.d.ts',

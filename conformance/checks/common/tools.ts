@@ -15,5 +15,5 @@ export const WRITE_TOOLS = TOOLS.filter((t) => t['x-scope'] === 'write').map((t)
 /** The AI tools (seed 000: they need mcpAccess full and mcpAiAccess true). */
 export const AI_TOOLS = TOOLS.filter((t) => t['x-licence'].mcpAiAccess).map((t) => t.name);
 
-/** Announced by the seed, absent from the platform (mcp-schema/index.json, `absent`). */
+/** Announced by the seed, absent from the platform (mcp-schema/absent.json). */
 export const ABSENT = absentToolNames();

@@ -42,7 +42,7 @@ export interface Variation {
 export const AI_TOOLS = loadTools()
   .filter((t) => t['x-licence'].mcpAiAccess)
   .map((t) => t.name);
-/** A tool the seed announces but that does not exist (mcp-schema/index.json, `absent`). */
+/** A tool the seed announces but that does not exist (mcp-schema/absent.json). */
 export const ABSENT = absentToolNames()[0] as string;
 export const V1 = '/openapi/v1';
 export const V2 = '/api/v2';
