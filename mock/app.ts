@@ -2,23 +2,20 @@
 // main.ts listens; tests build the app in-process.
 
 import express, { type NextFunction, type Request, type Response } from 'express';
-import type { components as AdminComponents } from '../generated/admin.ts';
-import { errorCodes as adminErrorCodes } from '../generated/admin.ts';
-import { errorCodes as v2ErrorCodes } from '../generated/v2.ts';
-import { DomainError, type ErrorCode } from './domain/errors.ts';
+import { DomainError } from './domain/errors.ts';
 import { CommandLogError, type Platform } from './domain/platform.ts';
-import { adminRouter } from './http/admin/router.ts';
+import { adminRouter, type StartState } from './http/admin/router.ts';
+import { API_PREFIXES, type ApiName, apiNamed, apiOf, sendApiError, sendDomainError } from './http/apis.ts';
 import { consoleRouter } from './http/console.ts';
 import { docsRouter, type LoadDocs } from './http/docs.ts';
-import { type ApiError, sendError as sendErrorBody } from './http/error-body.ts';
+import type { ApiError } from './http/error-body.ts';
+import { FaultInjector } from './http/faults.ts';
 import { mockAllowedHosts, mockHostCheck } from './http/hosts.ts';
 import { sendIndex } from './http/index-page.ts';
 import { callerOfCredentials, type JournalStore, RequestJournal } from './http/journal.ts';
 import { JSON_BODY_LIMIT } from './http/json-body.ts';
 import { methodsOfPaths } from './http/methods.ts';
 import { INDEX_POLICY, pageHeaders } from './http/page-headers.ts';
-import { apiOf, Runtime } from './http/runtime.ts';
-import { sendV1Error, v1ErrorOf } from './http/v1/errors.ts';
 import { v1Router } from './http/v1/router.ts';
 import type { LimitCounters } from './http/v2/pipeline/counters.ts';
 import {
@@ -72,30 +69,15 @@ export interface AppOptions {
   counters?: LimitCounters;
 }
 
-export type StartState = { seed: string } | { fixture: AdminComponents['schemas']['Fixture'] };
-
-type Api = ReturnType<typeof apiOf>;
-
-/** Answers in the error shape of the API the request was for (v1 `{status, message}`, others `{error, code}`). */
-function sendError(
-  req: Request,
-  res: Response,
-  status: number,
-  code: ApiError['code'],
-  message: string,
-): void {
-  if (apiOf(req.originalUrl) === 'v1') sendV1Error(res, { status, message });
-  else sendErrorBody(res, { status, code, message });
-}
-
-/** `{error, code}` statuses of the domain's errors (v2 and admin): the status the catalogue documents the code with. */
-const STATUS_OF: Record<ErrorCode, number> = { ...adminErrorCodes, ...v2ErrorCodes };
+/** Answers in the error shape of the API the request was for (http/apis.ts). */
+const sendError = (req: Request, res: Response, status: number, code: ApiError['code'], message: string) =>
+  sendApiError(apiOf(req.originalUrl), res, status, code, message);
 
 export function createApp(options: AppOptions) {
   const { platform } = options;
   const specs = options.specs ?? loadSpecs();
-  const runtime = new Runtime();
-  if (platform.sharedLog) runtime.share(platform.sharedLog);
+  const faults = new FaultInjector();
+  if (platform.sharedLog) faults.share(platform.sharedLog);
   const journal = new RequestJournal({
     size: options.journalSize,
     specs,
@@ -104,12 +86,11 @@ export function createApp(options: AppOptions) {
     version: options.version ?? '0.0.0',
     store: options.journalStore,
   });
-  const mismatch = (api: Api) =>
+  const mismatch = (api: ApiName) =>
     options.validateResponses
       ? (res: Response, status: number, errors: string[], operation: Record<string, unknown>) => {
           const message = `Response ${status} of ${String(operation.operationId)} does not match the contract: ${errors.join('; ')}`;
-          if (api === 'v1') sendV1Error(res.status(500), { status: 500, message });
-          else sendErrorBody(res, { status: 500, code: 'CONTRACT_VIOLATION', message });
+          sendApiError(api, res, 500, 'CONTRACT_VIOLATION', message);
         }
       : undefined;
 
@@ -135,13 +116,13 @@ export function createApp(options: AppOptions) {
   app.use(mockHostCheck(options.allowedHosts ?? mockAllowedHosts('127.0.0.1')));
   // A shared store (docs/mock.md, Shared sandbox): an API request is answered from a platform that
   // holds every command any replica committed before the request arrived.
-  app.use(['/openapi/v1', '/api/v2', '/__admin'], (_req: Request, _res: Response, next: NextFunction) => {
+  app.use(API_PREFIXES, (_req: Request, _res: Response, next: NextFunction) => {
     const caughtUp = platform.caughtUp();
     if (!caughtUp) return next();
     caughtUp.then(() => next(), next);
   });
   // After the catch-up: with a shared store, a fault added through any replica is in force here.
-  app.use(runtime.injectFaults);
+  app.use(faults.injectFaults);
   // Generation runs in the background (seed 000, AI tools): a job whose time has come is settled
   // before a request reads anything, so every API, the console and a snapshot show its course. A
   // settlement the state file cannot keep now waits; a write then answers 503 (Platform.run).
@@ -154,20 +135,14 @@ export function createApp(options: AppOptions) {
     next();
   });
   // 405 with Allow for a method a contract path lacks; OPTIONS lists the path's own methods.
-  app.use(
-    methodsOfPaths([
-      { prefix: '/openapi/v1', spec: specs.v1, shape: 'v1' },
-      { prefix: '/api/v2', spec: specs.v2, shape: 'error-code' },
-      { prefix: '/__admin', spec: specs.admin, shape: 'error-code' },
-    ]),
-  );
+  app.use(methodsOfPaths(specs));
   // A body is read by the contract router once the request is authenticated (mock/http/contract.ts).
   if (options.docs) app.use('/docs', docsRouter(options.docs));
   app.use('/console', consoleRouter());
 
-  app.use('/openapi/v1', v1Router({ spec: specs.v1, platform, onResponseMismatch: mismatch('v1') }));
+  app.use(apiNamed('v1').prefix, v1Router({ spec: specs.v1, platform, onResponseMismatch: mismatch('v1') }));
   app.use(
-    '/api/v2',
+    apiNamed('v2').prefix,
     v2Router({
       spec: specs.v2,
       platform,
@@ -178,11 +153,11 @@ export function createApp(options: AppOptions) {
     }),
   );
   app.use(
-    '/__admin',
+    apiNamed('admin').prefix,
     adminRouter({
       spec: specs.admin,
       platform,
-      runtime,
+      faults,
       rateLimiter,
       journal,
       adminToken: options.adminToken,
@@ -211,8 +186,7 @@ export function createApp(options: AppOptions) {
     }
     if (error instanceof DomainError) {
       if (error.retryAfter !== undefined) res.set('Retry-After', String(error.retryAfter));
-      if (apiOf(req.originalUrl) === 'v1') return sendV1Error(res, v1ErrorOf(error));
-      return sendErrorBody(res, { status: STATUS_OF[error.code], code: error.code, message: error.message });
+      return sendDomainError(apiOf(req.originalUrl), res, error);
     }
     const e = error as { type?: string; status?: number };
     if (e.type === 'entity.too.large')
@@ -233,5 +207,5 @@ export function createApp(options: AppOptions) {
     sendError(req, res, 500, 'INTERNAL', 'Internal error of the mock');
   });
 
-  return { app, runtime, journal };
+  return { app, faults, journal };
 }

@@ -3,9 +3,9 @@
 // `operationId` — a missing handler is an error at start, so the mock cannot silently lack an
 // operation. Each operation is a chain of
 // small steps, one module each under ./contract/: compiled on first use (compile.ts), then per request
-// authenticate (the API's `before`), read the JSON body (../json-body.ts), answer a GET from the cache
-// (cache.ts), coerce (coerce.ts), validate the input (validate-input.ts), check the answer in tests
-// (validate-output.ts), and the handler.
+// authenticate (the API's `before`), read the JSON body (../json-body.ts), admit (the API's `admit`),
+// answer a GET from the cache (cache.ts), coerce (coerce.ts), validate the input (validate-input.ts),
+// check the answer in tests (validate-output.ts), receive (the API's `receive`), and the handler.
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { SpecSchemas } from '../../lib/openapi-schemas.ts';
 import { AnswerCache } from './answer-cache.ts';

@@ -2,7 +2,7 @@
 // and the sentence that lists a request's invalid inputs in it.
 import type { Response } from 'express';
 import type { ErrorCode } from '../domain/errors.ts';
-import type { InputProblem } from './contract.ts';
+import type { InputProblem } from './contract/validate-input.ts';
 
 /**
  * Codes of answers that belong to no operation, so to no catalogue: an unknown route's body parse

@@ -6,9 +6,7 @@
 // error shape (v1 `{status, message}`, else `{error, code}`), and nothing runs.
 import type { Request, RequestHandler, Response } from 'express';
 import { allowedHostsFor, type HostRefusal, hostCheck } from '../../lib/allowed-hosts.ts';
-import { sendError } from './error-body.ts';
-import { apiOf } from './runtime.ts';
-import { sendV1Error } from './v1/errors.ts';
+import { apiOf, sendApiError } from './apis.ts';
 
 /**
  * The host names the mock serves: localhost's, the address it listens on (`host`; none when it
@@ -31,8 +29,6 @@ function sentence(refusal: HostRefusal): string {
 
 export function mockHostCheck(allowed: readonly string[]): RequestHandler {
   return hostCheck(allowed, (req: Request, res: Response, refusal: HostRefusal) => {
-    const message = sentence(refusal);
-    if (apiOf(req.originalUrl) === 'v1') sendV1Error(res, { status: 403, message });
-    else sendError(res, { status: 403, code: 'HOST_NOT_ALLOWED', message });
+    sendApiError(apiOf(req.originalUrl), res, 403, 'HOST_NOT_ALLOWED', sentence(refusal));
   });
 }

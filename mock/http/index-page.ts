@@ -3,6 +3,7 @@
 // relative to the mock's root, so they hold behind any host or port.
 import type { Request, Response } from 'express';
 import { escapeHtml } from '../../lib/html.ts';
+import { APIS } from './apis.ts';
 
 export interface IndexOptions {
   version: string;
@@ -15,26 +16,12 @@ export function indexOf({ version, docs }: IndexOptions) {
   return {
     name: 'lmskit mock',
     version,
-    apis: [
-      {
-        name: 'Integration REST API (v1)',
-        base: '/openapi/v1',
-        auth: 'X-API-KEY: <site API key>',
-        reference: reference('v1.html'),
-      },
-      {
-        name: 'MCP backend (v2)',
-        base: '/api/v2',
-        auth: 'X-MCP-Key: <MCP key>',
-        reference: reference('v2.html'),
-      },
-      {
-        name: 'Admin API of the mock',
-        base: '/__admin',
-        auth: 'Authorization: Bearer <admin token>',
-        reference: reference('admin.html'),
-      },
-    ],
+    apis: APIS.map((api) => ({
+      name: api.title,
+      base: api.prefix,
+      auth: `${api.auth.header}: ${api.auth.value}`,
+      reference: reference(`${api.name}.html`),
+    })),
     docs: docs ? '/docs/' : null,
     tools: reference('tools.html'),
     health: '/__admin/health',

@@ -5,10 +5,10 @@
 // `/courses/{courseId}`; here the most specific path of the contract decides, as in contract.ts.
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Node } from '../../lib/spec-walk.ts';
+import type { Specs } from '../specs.ts';
+import { APIS, sendApiError } from './apis.ts';
 import { ROUTED_METHODS } from './contract/operations.ts';
 import { pathPattern, specificity } from './contract/route-table.ts';
-import { sendError } from './error-body.ts';
-import { sendV1Error } from './v1/errors.ts';
 
 type Spec = Node;
 
@@ -18,13 +18,6 @@ interface KnownPath {
   /** Literal segments before templated ones, so `/courses/clone` wins over `/courses/{courseId}`. */
   specificity: string;
   allow: string[];
-}
-
-export interface ApiMount {
-  prefix: string;
-  spec: Spec;
-  /** v1 answers `{status, message}`, the others `{error, code}`. */
-  shape: 'v1' | 'error-code';
 }
 
 function knownPaths(spec: Spec): KnownPath[] {
@@ -38,9 +31,12 @@ function knownPaths(spec: Spec): KnownPath[] {
     .sort((a, b) => a.specificity.localeCompare(b.specificity));
 }
 
-/** Answers OPTIONS and wrong methods of the contracts' paths; everything else passes on to the routers. */
-export function methodsOfPaths(mounts: ApiMount[]): RequestHandler {
-  const apis = mounts.map((m) => ({ ...m, paths: knownPaths(m.spec) }));
+/**
+ * Answers OPTIONS and wrong methods of the contracts' paths, each API's under its prefix (./apis.ts);
+ * everything else passes on to the routers.
+ */
+export function methodsOfPaths(specs: Specs): RequestHandler {
+  const apis = APIS.map(({ name, prefix }) => ({ name, prefix, paths: knownPaths(specs[name]) }));
   return (req: Request, res: Response, next: NextFunction) => {
     const api = apis.find((a) => req.path === a.prefix || req.path.startsWith(`${a.prefix}/`));
     if (!api) return next();
@@ -54,7 +50,6 @@ export function methodsOfPaths(mounts: ApiMount[]): RequestHandler {
     if (known.allow.includes(req.method)) return next();
     res.set('Allow', known.allow.join(', '));
     const message = `${req.method} is not allowed on ${req.path}; it allows ${known.allow.join(', ')}`;
-    if (api.shape === 'v1') sendV1Error(res, { status: 405, message });
-    else sendError(res, { status: 405, code: 'METHOD_NOT_ALLOWED', message });
+    sendApiError(api.name, res, 405, 'METHOD_NOT_ALLOWED', message);
   };
 }

@@ -3,7 +3,8 @@
 // deeply, and requests Node's HTTP parser rejects itself (headers over `maxHeaderSize`, 431).
 import { type IncomingMessage, maxHeaderSize, type Server, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { apiOf } from './runtime.ts';
+import { apiOf, errorBodyOf } from './apis.ts';
+import type { OwnCode } from './error-body.ts';
 
 /** Deeper than this, a JSON body is refused before it is parsed (no API's bodies come near it). */
 export const MAX_BODY_DEPTH = 64;
@@ -32,12 +33,7 @@ export function refuseDeepJson(_req: IncomingMessage, _res: unknown, body: Buffe
   }
 }
 
-/** The body of an error answer in the shape of the API `path` belongs to. */
-function errorBody(path: string, status: number, code: string, message: string): unknown {
-  return apiOf(path) === 'v1' ? { status, message } : { error: message, code };
-}
-
-const PARSER_REFUSALS: Record<string, [number, string, (limit: number) => string]> = {
+const PARSER_REFUSALS: Record<string, [number, OwnCode, (limit: number) => string]> = {
   HPE_HEADER_OVERFLOW: [
     431,
     'HEADERS_TOO_LARGE',
@@ -66,7 +62,7 @@ export function answerClientErrors(server: Server): void {
     }
     const [status, code, message] = PARSER_REFUSALS[error.code ?? ''] ?? [
       400,
-      'BAD_REQUEST',
+      'BAD_REQUEST' as const,
       () => 'The request is not valid HTTP.',
     ];
     // A request that timed out has no raw packet: its URL is that of the request being answered.
@@ -75,8 +71,8 @@ export function answerClientErrors(server: Server): void {
       answering?.req?.originalUrl ??
       '';
     const body = JSON.stringify(
-      errorBody(
-        path,
+      errorBodyOf(
+        apiOf(path),
         status,
         code,
         message((server as { maxHeaderSize?: number }).maxHeaderSize ?? maxHeaderSize),

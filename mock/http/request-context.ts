@@ -10,7 +10,7 @@ import type { ValidatedRequest } from './contract/coerce.ts';
 import type { InputProblem } from './contract/validate-input.ts';
 
 export interface RequestContext {
-  /** The fault that answered or delayed the request (runtime.ts). */
+  /** The fault that answered or delayed the request (faults.ts). */
   faultId?: string;
   /** The operation the contract router matched (contract.ts), set before authentication. */
   operationId?: string;

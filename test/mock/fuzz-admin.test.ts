@@ -24,8 +24,8 @@ import { operations, resolveRef } from '../../lib/spec-walk.ts';
 import { VirtualClock } from '../../mock/domain/clock.ts';
 import { Platform } from '../../mock/domain/platform.ts';
 import { coerce } from '../../mock/http/contract/coerce.ts';
+import type { Fault, FaultInjector } from '../../mock/http/faults.ts';
 import type { RequestJournal } from '../../mock/http/journal.ts';
-import type { Fault, Runtime } from '../../mock/http/runtime.ts';
 import { loadSeed } from '../../mock/seed/index.ts';
 import { startServer } from '../../mock/server.ts';
 import {
@@ -93,9 +93,9 @@ interface Input {
   body?: unknown;
 }
 
-/** The admin harness: the real app over a frozen clock, with its runtime (faults) and journal at hand. */
+/** The admin harness: the real app over a frozen clock, with its fault injector and journal at hand. */
 let h: Harness;
-let runtime: Runtime;
+let faults: FaultInjector;
 let journal: RequestJournal;
 let closeServer: () => Promise<void>;
 let FIXTURE: { now: number; tenants: any[] };
@@ -124,7 +124,7 @@ async function startAdminHarness(): Promise<void> {
     version: 'test',
     webhooks: false,
   });
-  runtime = running.runtime;
+  faults = running.faults;
   journal = running.journal;
   // The engine reads `platform` and `base` only.
   h = { platform, base: running.url } as Harness;
@@ -178,13 +178,13 @@ const newestRequest = () => (journal.list({}, 1) as { id: string }[])[0]?.id;
 /** Back to the fixture and the one standing fault (the state every case starts from). */
 function restore(): void {
   h.platform.load(FIXTURE);
-  runtime.faults.length = 0;
-  runtime.faults.push({ ...STANDING_FAULT });
+  faults.inForce.length = 0;
+  faults.inForce.push({ ...STANDING_FAULT });
 }
 
 /** The platform state (without the keys' `lastUsedAt`, which a v2 authentication stamps) and the faults. */
 const state = () =>
-  JSON.stringify({ platform: h.platform.snapshot(), faults: runtime.faults }, (k, v) =>
+  JSON.stringify({ platform: h.platform.snapshot(), faults: faults.inForce }, (k, v) =>
     k === 'lastUsedAt' ? undefined : v,
   );
 

@@ -4,8 +4,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { minimalPdf } from '../../conformance/fixtures.ts';
 import { type CommandLog, CommandLogError } from '../../mock/domain/platform.ts';
+import { MAX_FAULTS } from '../../mock/http/faults.ts';
 import { MAX_BODY_DEPTH } from '../../mock/http/refusals.ts';
-import { MAX_FAULTS } from '../../mock/http/runtime.ts';
 import { type Harness, startHarness } from './harness.ts';
 
 let h: Harness;

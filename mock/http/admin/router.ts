@@ -1,22 +1,22 @@
 // The mock's admin API (openapi/admin): tenants and licences, MCP keys (the seed's settings UI),
 // the clock, learner progress, publishing, webhook receivers, the request journal, faults, snapshots.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import type { components, PathOperations } from '../../../generated/admin.ts';
 import { type Node, resolveRef } from '../../../lib/spec-walk.ts';
-import type { StartState } from '../../app.ts';
 import { toIso } from '../../domain/clock.ts';
 import { generateKey } from '../../domain/mcp-keys.ts';
 import type { McpKey, WebhookReceiver } from '../../domain/model.ts';
 import type { Platform, Snapshot } from '../../domain/platform.ts';
 import type { TenantState } from '../../domain/tenant-state.ts';
 import { prepareFixture } from '../../seed/fixtures.ts';
+import { sendInvalid } from '../apis.ts';
 import { ROUTED_METHODS } from '../contract/operations.ts';
 import { contractRouter, type InputProblem } from '../contract.ts';
-import { describeProblems, errorAnswer, sendError } from '../error-body.ts';
+import { errorAnswer, sendError } from '../error-body.ts';
+import { type FaultInjector, MAX_FAULTS } from '../faults.ts';
 import { type RequestJournal, thenOf } from '../journal.ts';
 import { contextOf } from '../request-context.ts';
-import { MAX_FAULTS, type Runtime } from '../runtime.ts';
 import { type Handlers, ok } from '../typed-handlers.ts';
 import type { RateLimiter } from '../v2/pipeline/counters.ts';
 import { assignmentView, dataHandlers } from './data.ts';
@@ -29,10 +29,17 @@ import { userIdOf } from './user-ref.ts';
 type StateSnapshot = components['schemas']['StateSnapshot'];
 type ResetPart = components['schemas']['ResetPart'];
 
+/**
+ * What the mock started from, which a reset that names no seed brings back: a seed's name (`demo`,
+ * `empty`, `scale`) or fixtures (mock/app.ts, `start`).
+ */
+export type StartState = { seed: string } | { fixture: components['schemas']['Fixture'] };
+
 export interface AdminOptions {
   spec: Record<string, unknown>;
   platform: Platform;
-  runtime: Runtime;
+  /** The injected faults, which the admin API lists, adds, removes and clears. */
+  faults: FaultInjector;
   /** The /api/v2 per-key rate limiter, whose counters getLimits shows and resetLimits empties. */
   rateLimiter: RateLimiter;
   journal: RequestJournal;
@@ -76,7 +83,7 @@ function tokenMatches(given: string | undefined, token: string): boolean {
 }
 
 export function adminRouter(options: AdminOptions) {
-  const { platform, runtime } = options;
+  const { platform, faults } = options;
   const unknownQuery = unknownQueryParameters(options.spec);
   const run = platform.run.bind(platform);
   const tenantId = (input: { params: { tenantId: string } }) => input.params.tenantId;
@@ -100,7 +107,7 @@ export function adminRouter(options: AdminOptions) {
         : run('reset', { seed });
       const reset: ResetPart[] = ['state', 'clock', 'limits'];
       if (!keep.has('faults')) {
-        runtime.clearFaults();
+        faults.clearFaults();
         reset.push('faults');
       }
       // A shared store's journal is cleared for every replica, in PostgreSQL: answered once done.
@@ -244,15 +251,15 @@ export function adminRouter(options: AdminOptions) {
       ok(run('updateAiSettings', { tenantId: tenantId(input), patch: input.body })),
 
     ...journalHandlers(options.journal),
-    listFaults: (_req, _res) => ok({ faults: runtime.faults.map(faultView) }),
+    listFaults: (_req, _res) => ok({ faults: faults.inForce.map(faultView) }),
     createFault: (_req, _res, { body }) => {
-      if (runtime.faults.length >= MAX_FAULTS)
+      if (faults.inForce.length >= MAX_FAULTS)
         return errorAnswer({
           status: 409,
           code: 'TOO_MANY_FAULTS',
           message: `At most ${MAX_FAULTS} faults are in force at a time; clear some with DELETE /__admin/faults.`,
         });
-      const fault = runtime.addFault({
+      const fault = faults.addFault({
         method: body.method ?? null,
         path: body.path ?? null,
         tool: body.tool ?? null,
@@ -265,7 +272,7 @@ export function adminRouter(options: AdminOptions) {
       return { status: 201 as const, body: faultView(fault) };
     },
     deleteFault: (_req, _res, input) => {
-      const fault = runtime.removeFault(input.params.faultId);
+      const fault = faults.removeFault(input.params.faultId);
       if (!fault)
         return errorAnswer({
           status: 404,
@@ -275,7 +282,7 @@ export function adminRouter(options: AdminOptions) {
       return ok(faultView(fault));
     },
     clearFaults: (_req, _res) => {
-      runtime.clearFaults();
+      faults.clearFaults();
       return { status: 200, body: { faults: [] } };
     },
 
@@ -315,22 +322,15 @@ export function adminRouter(options: AdminOptions) {
       if (unknown.length) {
         // For the request journal's verdict, as the contract router's own refusals are (contract.ts).
         contextOf(res).inputProblems = unknown;
-        invalid(res, unknown);
+        sendInvalid('admin', res, unknown);
         return false;
       }
       return true;
     },
-    invalid: (res, problems) => invalid(res, problems),
+    invalid: (res, problems) => sendInvalid('admin', res, problems),
     onResponseMismatch: options.onResponseMismatch,
   });
 }
-
-const invalid = (res: Response, problems: InputProblem[]) =>
-  sendError(res, {
-    status: 400,
-    code: 'VALIDATION_ERROR',
-    message: `Invalid request: ${describeProblems(problems)}`,
-  });
 
 /**
  * The query parameters of a request that its operation does not take, as input problems. Only
@@ -371,7 +371,7 @@ function unknownQueryParameters(spec: Node): (req: Request, operation: Node) => 
   };
 }
 
-const faultView = (f: ReturnType<Runtime['addFault']>) => ({
+const faultView = (f: ReturnType<FaultInjector['addFault']>) => ({
   id: f.id,
   method: f.method,
   path: f.path,

@@ -1,5 +1,6 @@
-// Step 2 of the contract chain: a GET answer served again while what it depends on (the cache key
-// the API gives: caller, state version, virtual time) and its URL stay the same.
+// Of the contract chain (../contract.ts), run after authentication (`before`), the body and `admit`,
+// before coercion (coerce.ts): a GET answer served again while what it depends on (the cache key the
+// API gives: caller, state version, virtual time) and its URL stay the same.
 import type { Response } from 'express';
 import type { Answer, AnswerCache } from '../answer-cache.ts';
 

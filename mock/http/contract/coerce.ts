@@ -1,5 +1,6 @@
-// Step 3 of the contract chain: path and query values arrive as strings; each is turned into what
-// its schema says (or given the schema's default when absent and optional) before it is validated.
+// Of the contract chain (../contract.ts), run after the answer cache (cache.ts), before validation
+// (validate-input.ts): path and query values arrive as strings; each is turned into what its schema
+// says (or given the schema's default when absent and optional) before it is validated.
 import type { Request } from 'express';
 import type { CompiledParameter, Node } from './compile.ts';
 

@@ -1,6 +1,7 @@
-// Step 1 of the contract chain, run once per operation, on its first request: an operation of the
-// bundled document compiled into what the request steps need (its parameters with their validators,
-// its body's validator, required flag and media types), so no schema is compiled again.
+// Of the contract chain (../contract.ts), run once per operation, on its first request, before any of
+// the request's steps: an operation of the bundled document compiled into what those steps need (its
+// parameters with their validators, its body's validator, required flag and media types), so no
+// schema is compiled again.
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { resolveRef, type SpecSchemas } from '../../../lib/openapi-schemas.ts';
 import type { Node } from '../../../lib/spec-walk.ts';

@@ -1,5 +1,6 @@
-// Step 4 of the contract chain: the coerced parameters and the body checked against the operation's
-// schemas; every problem is collected, in the document's order, so one answer names them all.
+// Of the contract chain (../contract.ts), run after coercion (coerce.ts), before the answer check
+// (validate-output.ts): the coerced parameters and the body checked against the operation's schemas;
+// every problem is collected, in the document's order, so one answer names them all.
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import type { Request } from 'express';
 import type { ValidatedRequest } from './coerce.ts';

@@ -1,5 +1,7 @@
-// Step 5 of the contract chain (in tests): each JSON answer checked against the responses its
-// operation documents, its schema and, for an error, the codes the response lists (`x-error-codes`).
+// Of the contract chain (../contract.ts), in tests: installed after validation (validate-input.ts),
+// before `receive` and the handler, and run when the answer is sent, before the cache (cache.ts) keeps
+// it: each JSON answer checked against the responses its operation documents, its schema and, for an
+// error, the codes the response lists (`x-error-codes`).
 // Which response an operation documents for a status is resolved here once (`documentedResponse`),
 // for this check and for the request journal's verdict (../journal/verdict.ts).
 import type { Response } from 'express';

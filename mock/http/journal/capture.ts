@@ -5,6 +5,7 @@
 // what is cheap happens here; shaping for reading waits for the first read (view.ts).
 import type { Request, Response } from 'express';
 import { MCP_TOOL_HEADER, MCP_USER_AGENT } from '../../../lib/mcp-headers.ts';
+import { apiOf } from '../apis.ts';
 import { receivedJson } from '../json-body.ts';
 import { contextOf } from '../request-context.ts';
 import { BODY_LIMIT, cut, type JournalApi, type JournalCaller, type Sent, type Stored } from './entry.ts';
@@ -27,12 +28,10 @@ const uploads = new WeakMap<Request, UploadSummary>();
 /** Called by an upload handler: the journal shows this summary instead of the multipart body. */
 export const noteUpload = (req: Request, summary: UploadSummary) => uploads.set(req, summary);
 
-/** Which API a request path belongs to (the MCP tool server's v2 requests are `mcp`). */
+/** Which API a request path belongs to (../apis.ts); the MCP tool server's v2 requests are `mcp`. */
 export function journalApiOf(path: string, userAgent: string | undefined): JournalApi {
-  if (path.startsWith('/openapi/v1')) return 'v1';
-  if (path.startsWith('/api/v2')) return userAgent?.startsWith(MCP_USER_AGENT) ? 'mcp' : 'v2';
-  if (path.startsWith('/__admin')) return 'admin';
-  return 'other';
+  const api = apiOf(path);
+  return api === 'v2' && userAgent?.startsWith(MCP_USER_AGENT) ? 'mcp' : api;
 }
 
 /**

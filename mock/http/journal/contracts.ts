@@ -5,24 +5,18 @@
 import { SpecSchemas } from '../../../lib/openapi-schemas.ts';
 import { type Node, resolveRef, type SpecOperation } from '../../../lib/spec-walk.ts';
 import type { Specs } from '../../specs.ts';
+import { APIS, type ApiName } from '../apis.ts';
 import { operationTable, routedOperations } from '../contract/operations.ts';
 import type { RouteTable } from '../contract/route-table.ts';
 import { documentedResponse } from '../contract/validate-output.ts';
 import { type SecretTree, secretTree } from '../secrets.ts';
 import type { JournalApi } from './entry.ts';
 
-export type ContractApi = 'v1' | 'v2' | 'admin';
+export type ContractApi = ApiName;
 
 /** The contract a journalled API is judged by: the MCP tool server's requests are v2's; `other` has none. */
 export const contractApiOf = (api: JournalApi): ContractApi | null =>
   api === 'mcp' ? 'v2' : api === 'other' ? null : api;
-
-/** Where each contract is served (mock/app.ts). */
-const PREFIXES = [
-  ['v1', '/openapi/v1'],
-  ['v2', '/api/v2'],
-  ['admin', '/__admin'],
-] as const;
 
 export class JournalContracts {
   private readonly schemas = new Map<ContractApi, SpecSchemas>();
@@ -40,7 +34,7 @@ export class JournalContracts {
   operation(api: ContractApi, operationId: string): SpecOperation | undefined {
     if (!this.operations) {
       this.operations = new Map();
-      for (const [name] of PREFIXES)
+      for (const { name } of APIS)
         for (const op of routedOperations(this.spec(name)))
           this.operations.set(`${name} ${op.operation.operationId}`, op);
     }
@@ -51,7 +45,7 @@ export class JournalContracts {
   operationAt(method: string, path: string): string | null {
     if (!this.routes) {
       this.routes = new Map();
-      for (const [api, prefix] of PREFIXES)
+      for (const { name: api, prefix } of APIS)
         this.routes.set(
           prefix,
           operationTable(this.spec(api), (op) => String(op.operation.operationId)),

@@ -3,7 +3,7 @@
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import type { Response } from 'express';
 import type { DomainError } from '../../domain/errors.ts';
-import type { InputProblem } from '../contract.ts';
+import type { InputProblem } from '../contract/validate-input.ts';
 
 export interface V1Error {
   status: number;

@@ -8,10 +8,11 @@ import { groupById } from '../../domain/groups.ts';
 import type { Platform } from '../../domain/platform.ts';
 import { groupStatistics, platformStatistics } from '../../domain/statistics.ts';
 import { userByApiId } from '../../domain/users.ts';
+import { sendInvalid } from '../apis.ts';
 import { contractRouter } from '../contract.ts';
 import { contextOf, required } from '../request-context.ts';
 import { type Handlers, ok } from '../typed-handlers.ts';
-import { invalidV1, sendV1Error } from './errors.ts';
+import { sendV1Error } from './errors.ts';
 import * as view from './views.ts';
 
 /** Seed 001, "Limits": courses per page. */
@@ -146,7 +147,7 @@ export function v1Router({ spec, platform, onResponseMismatch }: V1Options) {
       contextOf(res).tenant = t;
       return true;
     },
-    invalid: (res, problems) => invalidV1(res, problems, res.req.body),
+    invalid: (res, problems) => sendInvalid('v1', res, problems),
     // A read answers the same until the state or the virtual second changes.
     cacheBy: { epoch: () => `${platform.version}|${platform.now()}`, caller: (res) => tenant(res).id },
     onResponseMismatch,

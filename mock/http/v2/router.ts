@@ -16,8 +16,9 @@ import type { Platform } from '../../domain/platform.ts';
 import { courseUserStatistics, leaderboard, type StatisticsScope, statistics } from '../../domain/reports.ts';
 import { searchCourses, searchUsers } from '../../domain/search.ts';
 import { userById } from '../../domain/users.ts';
+import { sendInvalid } from '../apis.ts';
 import { contractRouter } from '../contract.ts';
-import { describeProblems, errorAnswer, sendError } from '../error-body.ts';
+import { errorAnswer, sendError } from '../error-body.ts';
 import { contextOf, required } from '../request-context.ts';
 import { type Handlers, ok } from '../typed-handlers.ts';
 import type { FailedLoginLimiter, RateLimiter } from './pipeline/counters.ts';
@@ -301,12 +302,7 @@ export function v2Router({
             uploads.set(res, upload);
           })
         : undefined,
-    invalid: (res, problems) =>
-      sendError(res, {
-        status: 400,
-        code: 'VALIDATION_ERROR',
-        message: `Invalid request: ${describeProblems(problems)}`,
-      }),
+    invalid: (res, problems) => sendInvalid('v2', res, problems),
     onResponseMismatch,
     // A read answers the same for the same key until the state or the virtual second changes; the
     // pipeline (auth, limits, lastUsedAt) still runs for every request.

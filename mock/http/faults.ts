@@ -1,10 +1,12 @@
-// The injected faults (admin API, "Faults"), outside the platform state: they describe this run only
-// (with a shared store, the run of every replica).
+// The fault injector: the injected faults (admin API, "Faults"), outside the platform state, which
+// describe this run only (with a shared store, the run of every replica), and the middleware that
+// answers or delays a request with one before any router sees it.
 // The request journal is journal.ts (journal/).
 import type { NextFunction, Request, Response } from 'express';
 import type { components } from '../../generated/admin.ts';
 import { MCP_TOOL_HEADER } from '../../lib/mcp-headers.ts';
 import type { SharedLog } from '../domain/platform.ts';
+import { apiOf } from './apis.ts';
 import { matchesJson } from './body-match.ts';
 import { jsonBody } from './json-body.ts';
 import { contextOf } from './request-context.ts';
@@ -30,16 +32,6 @@ export interface Fault {
   body?: unknown;
   latencyMs: number | null;
 }
-
-/** Which API a request path belongs to. */
-export const apiOf = (path: string): 'v1' | 'v2' | 'admin' | 'other' =>
-  path.startsWith('/openapi/v1')
-    ? 'v1'
-    : path.startsWith('/api/v2')
-      ? 'v2'
-      : path.startsWith('/__admin')
-        ? 'admin'
-        : 'other';
 
 /** Whether `req` is one `fault` applies to, its body aside (that is read only when it comes to that). */
 function matchesHead(fault: Fault, req: Request): boolean {
@@ -70,8 +62,9 @@ type FaultChange =
   /** One request answered or delayed by the fault. */
   | { spend: string };
 
-export class Runtime {
-  readonly faults: Fault[] = [];
+/** The injected faults in force, and the middleware that answers or delays a request with one. */
+export class FaultInjector {
+  readonly inForce: Fault[] = [];
   private faultSeq = 0;
   /** Reads a JSON body for a fault that matches on it, as the contract router would (1 MB, depth 64). */
   private readonly readBody = jsonBody();
@@ -88,10 +81,10 @@ export class Runtime {
     this.log = log;
     this.change = log.share<FaultChange, unknown>('faults', {
       apply: (c) => this.applyChange(c),
-      state: () => ({ faults: this.faults, seq: this.faultSeq }),
+      state: () => ({ faults: this.inForce, seq: this.faultSeq }),
       restore: (state) => {
         const kept = state as { faults: Fault[]; seq: number } | undefined;
-        this.faults.splice(0, this.faults.length, ...(kept?.faults ?? []));
+        this.inForce.splice(0, this.inForce.length, ...(kept?.faults ?? []));
         this.faultSeq = kept?.seq ?? 0;
       },
     });
@@ -121,17 +114,17 @@ export class Runtime {
   private applyChange(change: FaultChange): Fault | undefined {
     if ('add' in change) {
       const fault: Fault = { id: `fault_${++this.faultSeq}`, ...change.add };
-      this.faults.push(fault);
+      this.inForce.push(fault);
       return fault;
     }
     if ('clear' in change) {
-      this.faults.length = 0;
+      this.inForce.length = 0;
       return undefined;
     }
-    const index = this.faults.findIndex((f) => f.id === ('remove' in change ? change.remove : change.spend));
-    const fault = this.faults[index];
+    const index = this.inForce.findIndex((f) => f.id === ('remove' in change ? change.remove : change.spend));
+    const fault = this.inForce[index];
     if (!fault) return undefined;
-    if ('remove' in change || --fault.remaining <= 0) this.faults.splice(index, 1);
+    if ('remove' in change || --fault.remaining <= 0) this.inForce.splice(index, 1);
     return fault;
   }
 
@@ -142,15 +135,15 @@ export class Runtime {
    * only when everything else about the request matches it (docs/mock.md, "Driving it from tests").
    */
   injectFaults = (req: Request, res: Response, next: NextFunction) => {
-    if (this.faults.length === 0 || req.path.startsWith('/__admin')) return next();
-    const candidates = this.faults.filter((f) => matchesHead(f, req));
+    if (this.inForce.length === 0 || apiOf(req.path) === 'admin') return next();
+    const candidates = this.inForce.filter((f) => matchesHead(f, req));
     if (candidates.length === 0) return next();
     if (!candidates.some(wantsBody)) return this.apply(candidates[0] as Fault, req, res, next);
     this.readBody(req, res, (error?: unknown) => {
       if (error) return next(error);
       // Faults may have run out or been removed while the body arrived.
       const fault = candidates.find(
-        (f) => this.faults.includes(f) && (!wantsBody(f) || matchesJson(req.body, f.match?.body)),
+        (f) => this.inForce.includes(f) && (!wantsBody(f) || matchesJson(req.body, f.match?.body)),
       );
       if (!fault) return next();
       this.apply(fault, req, res, next);
@@ -170,7 +163,9 @@ export class Runtime {
       return;
     }
     log
-      .exclusive(() => (this.faults.some((f) => f.id === fault.id) ? this.change({ spend: fault.id }) : null))
+      .exclusive(() =>
+        this.inForce.some((f) => f.id === fault.id) ? this.change({ spend: fault.id }) : null,
+      )
       .then((spent) => (spent ? this.answer(fault, res, next) : this.injectFaults(req, res, next)), next);
   }
 
