@@ -2,13 +2,16 @@
 // Biome and the TypeScript compiler on the code. Each returns the problems it found; none means clean.
 import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { API_NAMES, ROOT } from './paths.ts';
 import { lintApi } from './redocly.ts';
 import { createToolAjv, loadTools, TOOL_CATEGORIES, toolFiles } from './tool-schemas.ts';
 
 const run = promisify(execFile);
-const resolveBin = (pkg: string, bin: string) => createRequire(import.meta.url).resolve(`${pkg}/${bin}`);
+/** A package's own file, by its folder: some packages export no subpath but their package.json. */
+const resolveBin = (pkg: string, bin: string) =>
+  join(dirname(createRequire(import.meta.url).resolve(`${pkg}/package.json`)), bin);
 
 export async function lintSpecs(): Promise<string[]> {
   const problems = (await Promise.all(API_NAMES.map(lintApi))).flat();

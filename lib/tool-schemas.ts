@@ -53,6 +53,8 @@ export interface ToolDefinition {
   'x-ai-quota': boolean;
   /** The seed leaves open whether the quota counts this tool (mcp-schema/README.md). */
   'x-assumed-ai-quota'?: boolean;
+  /** A tool seed 000 does not name (mcp-schema/README.md). */
+  'x-assumed'?: boolean;
   'x-backend': BackendCall[];
 }
 
