@@ -1792,7 +1792,7 @@ export interface components {
              */
             moduleCount?: number;
             /**
-             * @description Course language, an ISO 639-1 code (`LanguageCode`; `zz` is refused with 400); omitted means the language of the prompt.
+             * @description Course language, an ISO 639-1 code (`LanguageCode`; `zz` is refused with 400); omitted means the language of the prompt (the mock tells it from prompts of three words or more, else `en`).
              * @example en
              */
             language?: components["schemas"]["LanguageCode"];

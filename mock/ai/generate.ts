@@ -2,7 +2,9 @@
 // prompt and the uploaded text by fixed rules, so the same input always gives the same course
 // (docs/adr-0002: deterministic), and the options the seed names — module count, language, title — are
 // honoured.
+
 import { createHash } from 'node:crypto';
+import { detect, supportedLanguages, toISO2 } from 'tinyld';
 import type { LanguageCode } from '../domain/model.ts';
 
 export interface GenerationInput {
@@ -27,34 +29,29 @@ export interface GeneratedCourse {
   modules: GeneratedModule[];
 }
 
-// A few function words per language are enough to tell the prompt's language apart.
-const STOPWORDS: Partial<Record<LanguageCode, string[]>> = {
-  en: ['the', 'and', 'of', 'to', 'for', 'with', 'how', 'about', 'course', 'a'],
-  de: ['der', 'die', 'und', 'das', 'für', 'mit', 'wie', 'ein', 'eine', 'kurs', 'über'],
-  es: ['el', 'la', 'y', 'de', 'para', 'con', 'cómo', 'un', 'una', 'curso', 'sobre'],
-  fr: ['le', 'la', 'et', 'des', 'pour', 'avec', 'comment', 'un', 'une', 'cours', 'sur'],
-  pl: ['i', 'w', 'na', 'dla', 'z', 'jak', 'kurs', 'o', 'się', 'do'],
-  pt: ['o', 'a', 'e', 'de', 'para', 'com', 'como', 'um', 'uma', 'curso', 'sobre'],
-  ru: ['и', 'в', 'на', 'для', 'с', 'как', 'курс', 'о', 'по'],
-};
+/**
+ * The languages the detector tells apart, as ISO 639-1 codes (those with a two-letter form;
+ * generate.test.ts holds each to be a code of the contract's `LanguageCode`). tinyld is an n-gram
+ * detector made for short texts such as a prompt, and deterministic: the same prompt, the same language.
+ */
+export const DETECTED_LANGUAGES = new Set(
+  supportedLanguages.map((code) => toISO2(code)).filter((code) => /^[a-z]{2}$/.test(code)),
+);
 
-/** ISO 639-1 code of the prompt's language (seed 000: "default: language of the prompt"); `en` when unsure. */
+/** Below three words a detector guesses (`Ladders` reads as Norwegian): such a prompt is taken as English. */
+const FEWEST_WORDS = 3;
+
+/**
+ * ISO 639-1 code of the prompt's language (seed 000: "default: language of the prompt"); `en` when
+ * the prompt is too short to tell or in a language the detector does not know.
+ */
 export function detectLanguage(text: string): LanguageCode {
-  if (/[а-яё]/i.test(text)) return 'ru';
-  const words = text
-    .toLowerCase()
-    .split(/[^\p{L}]+/u)
-    .filter(Boolean);
-  let best: LanguageCode = 'en';
-  let bestScore = 0;
-  for (const [language, stopwords] of Object.entries(STOPWORDS) as [LanguageCode, string[]][]) {
-    const score = words.filter((w) => stopwords.includes(w)).length;
-    if (score > bestScore) {
-      best = language;
-      bestScore = score;
-    }
-  }
-  return best;
+  const words = text.split(/[\s\p{P}]+/u).filter(Boolean).length;
+  // Scripts without spaces between words (Japanese, Chinese, Thai) are long enough by their letters.
+  const spaceless = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]{4}/u.test(text);
+  if (words < FEWEST_WORDS && !spaceless) return 'en';
+  const code = detect(text);
+  return (DETECTED_LANGUAGES.has(code) ? code : 'en') as LanguageCode;
 }
 
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
