@@ -302,6 +302,7 @@ describe('checkValues: the type rules', () => {
 
   it.each<[string, string, AttributeValue]>([
     ['text of 255 characters', 'text', 'x'.repeat(255)],
+    ['text of 255 characters outside the BMP (510 UTF-16 units)', 'text', '🔥'.repeat(255)],
     ['empty text', 'text', ''],
     ['an ISO date', 'date', '2024-05-01'],
     ['an ISO date-time', 'date', '2024-05-01T10:30:00Z'],
@@ -323,6 +324,7 @@ describe('checkValues: the type rules', () => {
 
   it.each<[string, string, AttributeValue]>([
     ['text of 256 characters', 'text', 'x'.repeat(256)],
+    ['text of 256 characters outside the BMP', 'text', '🔥'.repeat(256)],
     ['a number as text', 'text', 42],
     ['a date not in ISO format', 'date', '01.05.2024'],
     ['a month 13', 'date', '2024-13-01'],

@@ -1,6 +1,7 @@
 // Custom attribute definitions and values (seed 001, "Custom attribute (users and groups)").
 // Definitions are upserted — group attributes matched by `apiId`, user attributes by `id` — their
 // type never changes, and options of choice types may. Values are checked against their definition.
+import { characterCount } from './characters.ts';
 import { isCalendarDay } from './clock.ts';
 import { FieldErrors } from './errors.ts';
 import {
@@ -173,7 +174,7 @@ function valueProblem(t: TenantState, def: AttributeDefinition, value: Attribute
     case 1:
       return typeof value !== 'string'
         ? 'must be text'
-        : value.length > 255
+        : characterCount(value) > 255
           ? 'must be at most 255 characters'
           : null;
     case 2:

@@ -94,6 +94,8 @@ describe('createUser', () => {
 
   it.each<[string, string, boolean]>([
     ['7 characters', '1234567', false],
+    ['7 characters in 14 UTF-16 units', '🔥'.repeat(7), false],
+    ['8 characters outside the BMP', '🔥'.repeat(8), true],
     ['empty', '', false],
     ['8 characters', '12345678', true],
     ['long', 'a much longer passphrase', true],

@@ -1,9 +1,11 @@
 // Users (seed 001, "User" and "Users"; seed 000, ban_user, unban_user, change_user_email).
 // Each function checks everything first and changes state only when nothing is wrong.
+
 import { hash } from 'node:crypto';
 import { assign } from './assignments.ts';
 import { checkedValues, checkValues } from './attributes.ts';
 import { type Actor, audit } from './audit.ts';
+import { characterCount } from './characters.ts';
 import { conflict, FieldErrors, notFound, unprocessable } from './errors.ts';
 import { userCreated } from './events.ts';
 import { addMember } from './groups.ts';
@@ -85,7 +87,7 @@ function checkEmail(t: TenantState, email: string, self: User | null, errors: Fi
 export function createUser(t: TenantState, actor: Actor, input: CreateUserInput, at: number): User {
   const errors = new FieldErrors();
   checkEmail(t, input.email, null, errors);
-  if (input.password === undefined ? !input.passwordHash : input.password.length < 8) {
+  if (input.password === undefined ? !input.passwordHash : characterCount(input.password) < 8) {
     errors.add('password', 'password must be at least 8 characters');
   }
   if (!isRole(input.roleAlias)) errors.add('roleAlias', `unknown role ${input.roleAlias}`);
@@ -141,7 +143,7 @@ export function updateUser(
   const found = userByApiId(t, apiId);
   const errors = new FieldErrors();
   checkEmail(t, input.email, found, errors);
-  if (input.password !== undefined && input.password.length < 8)
+  if (input.password !== undefined && characterCount(input.password) < 8)
     errors.add('password', 'password must be at least 8 characters');
   if (input.roleAlias !== undefined && !isRole(input.roleAlias))
     errors.add('roleAlias', `unknown role ${input.roleAlias}`);
