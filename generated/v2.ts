@@ -1575,6 +1575,11 @@ export interface components {
              * @example 2
              */
             usersAssigned: number;
+            /**
+             * @description Banned members left out: a ban revokes course access (seed 000, ban_user), so a banned member is not assigned, as a banned user given by id is not (the seeds do not rule on groups). Assumed field.
+             * @example 0
+             */
+            bannedSkipped: number;
         };
         /** @description Body of a course-chain assignment; shape and the names `users`, `groups`, `deadlineAt` assumed. At least one of `users` and `groups` must be given and non-empty. */
         AssignCourseChainRequest: {

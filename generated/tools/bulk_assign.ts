@@ -64,6 +64,10 @@ export interface BulkAssignOutput {
          * Users who received the course through this call.
          */
         usersAssigned: number;
+        /**
+         * Banned members left out: a ban revokes course access, so they are not assigned (kit's choice; the seed does not rule on groups).
+         */
+        bannedSkipped: number;
       }
     | {
         /**

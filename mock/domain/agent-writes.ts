@@ -78,8 +78,12 @@ export function assignCourseToGroups(
   courseById(t, courseId);
   const found = groups.map((id) => groupById(t, id));
   let usersAssigned = 0;
-  for (const group of found)
-    usersAssigned += assignToGroup(t, group.id, courseId, { deadlineAt: deadlineAt ?? null }, at);
+  let bannedSkipped = 0;
+  for (const group of found) {
+    const done = assignToGroup(t, group.id, courseId, { deadlineAt: deadlineAt ?? null }, at);
+    usersAssigned += done.created;
+    bannedSkipped += done.bannedSkipped;
+  }
   audit(
     t,
     { userId: actorId },
@@ -88,7 +92,7 @@ export function assignCourseToGroups(
     { type: 'course', id: String(courseId) },
     { groups, usersAssigned },
   );
-  return { courseId, groups: found, usersAssigned };
+  return { courseId, groups: found, usersAssigned, bannedSkipped };
 }
 
 /** assign_chain: only the chain's owner; users and/or groups; one deadline for the whole chain. */

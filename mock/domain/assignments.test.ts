@@ -124,10 +124,36 @@ describe('assign', () => {
     addMember(t, group.id, lena.id, START);
     addMember(t, group.id, liam.id, START);
     assign(t, lena.id, 1, {}, START);
-    expect(assignToGroup(t, group.id, 1, { deadlineAt: START + DAY }, START)).toBe(1);
-    expect(assignToGroup(t, group.id, 1, { deadlineAt: START + DAY }, START)).toBe(0);
+    expect(assignToGroup(t, group.id, 1, { deadlineAt: START + DAY }, START)).toEqual({
+      created: 1,
+      bannedSkipped: 0,
+    });
+    expect(assignToGroup(t, group.id, 1, { deadlineAt: START + DAY }, START)).toEqual({
+      created: 0,
+      bannedSkipped: 0,
+    });
     expect(t.assignmentsOfCourse(1).map((a) => a.userId)).toEqual([lena.id, liam.id]);
     expect(group.courseIds).toEqual([1]);
+  });
+
+  it('leaves a banned member out of a group assignment, and out of the courses of a group she joins (x-assumed: a ban revokes course access, seed 000 ban_user)', () => {
+    const { t, lena } = setup();
+    const liam = createUser(
+      t,
+      SITE_KEY,
+      { id: 'liam', name: 'Liam', email: 'liam@x.example', password: 'password1', roleAlias: 'learner' },
+      START,
+    );
+    const group = createGroup(t, SITE_KEY, { name: 'Sales' }, START);
+    addMember(t, group.id, lena.id, START);
+    addMember(t, group.id, liam.id, START);
+    banUser(t, SITE_KEY, liam, START);
+    expect(assignToGroup(t, group.id, 1, {}, START)).toEqual({ created: 1, bannedSkipped: 1 });
+    expect(t.assignmentsOfCourse(1).map((a) => a.userId)).toEqual([lena.id]);
+    const other = createGroup(t, SITE_KEY, { name: 'Night shift' }, START);
+    assignToGroup(t, other.id, 2, {}, START);
+    addMember(t, other.id, liam.id, START);
+    expect(t.assignment(liam.id, 2)).toBeUndefined();
   });
 });
 

@@ -58,20 +58,31 @@ export function assign(
   return { assignment, created: true };
 }
 
-/** Assigns a course to every member of a group, and to its future members. */
+/**
+ * Assigns a course to every member of a group, and to its future members; answers how many were
+ * newly assigned and how many banned members were left out. A ban "revokes … course access" (seed
+ * 000, ban_user): a banned member is skipped, as v1's `users` list and assign_training skip or refuse
+ * a banned user (x-assumed: the seeds do not rule on groups). Unbanned, she gets the courses of the
+ * groups she joins from then on; those assigned to her groups while she was banned, only when
+ * assigned again.
+ */
 export function assignToGroup(
   t: TenantState,
   groupId: number,
   courseId: number,
   options: AssignOptions,
   at: number,
-): number {
+): { created: number; bannedSkipped: number } {
   const group = t.groups.get(groupId);
   if (!group) throw notFound(`group ${groupId}`);
   if (!group.courseIds.includes(courseId)) group.courseIds.push(courseId);
   let created = 0;
-  for (const userId of group.memberIds) if (assign(t, userId, courseId, options, at).created) created++;
-  return created;
+  let bannedSkipped = 0;
+  for (const userId of group.memberIds) {
+    if (t.users.get(userId)?.isBanned) bannedSkipped++;
+    else if (assign(t, userId, courseId, options, at).created) created++;
+  }
+  return { created, bannedSkipped };
 }
 
 // Learner progress, driven through the admin API in place of a learner's browser.

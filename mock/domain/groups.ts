@@ -84,5 +84,6 @@ export function addMember(t: TenantState, groupId: number, userId: number, at: n
   group.memberIds.push(userId);
   user.groupIds.push(groupId);
   groupUserCreated(t, user, group, at);
-  for (const courseId of group.courseIds) assign(t, userId, courseId, {}, at);
+  // A banned member gets no course (assignToGroup, x-assumed).
+  if (!user.isBanned) for (const courseId of group.courseIds) assign(t, userId, courseId, {}, at);
 }

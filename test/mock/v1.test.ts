@@ -364,6 +364,32 @@ describe('courses (seed 001, Courses and assignments; Limits: 20 per page)', () 
     expect(list.totalCount).toBe(3);
   });
 
+  it('leaves a banned member out of a group assignment, in v1 and in v2 (x-assumed, as a banned user in `users` is left out)', async () => {
+    const group = ok(await h.api.v1.POST('/groups', { body: { name: 'Banned member group' } }));
+    const member = newUser('bannedmember', { groups: [group.id] });
+    ok(await h.api.v1.POST('/users', { body: member }));
+    ok(await h.api.v1.POST('/users', { body: newUser('activemember', { groups: [group.id] }) }));
+    ok(
+      await h.api.v1.POST('/users/blocked', {
+        body: { id: defined(demo().userByEmail(member.email)).apiId },
+      }),
+    );
+    const v1 = ok(
+      await h.api.v1.POST('/courses/{courseId}/assignments', {
+        params: { path: { courseId: 31 } },
+        body: { users: [], groups: [group.id] },
+      }),
+    );
+    expect(v1.groups.map((g) => g.id)).toEqual([group.id]);
+    const list = ok(
+      await h.api.v1.GET('/courses/{courseId}/assignments/users', { params: { path: { courseId: 31 } } }),
+    );
+    expect(list.assignments.map((a) => a.user.email)).toContain('activemember@example.test');
+    expect(list.assignments.map((a) => a.user.email)).not.toContain(member.email);
+    const v2 = await h.v2('/courses/32/assignments', { method: 'POST', json: { groups: [group.id] } });
+    expect(v2.body).toMatchObject({ usersAssigned: 1, bannedSkipped: 1 });
+  });
+
   it('answers 404 for assignments of a missing course or user', async () => {
     expect(
       (await h.v1('/courses/9999/assignments', { method: 'POST', json: { users: ['lena'] } })).status,

@@ -506,6 +506,7 @@ describe('write tools (seed 000, Write tools)', () => {
       courseId: 13,
       groups: [{ id: 4, name: 'Backend', usersCount: 2 }],
       usersAssigned: 2,
+      bannedSkipped: 0,
     });
     const backend = ok(await groupAssignments(4));
     expect(backend.assignments.map((a) => [a.userId, a.courseId, a.deadlineAt])).toEqual([

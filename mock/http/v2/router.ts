@@ -173,6 +173,7 @@ export function v2Router({
         courseId: result.courseId,
         groups: result.groups.map(view.groupBrief),
         usersAssigned: result.usersAssigned,
+        bannedSkipped: result.bannedSkipped,
       });
     },
     assignCourseChain: (_req, res, { params, body }) =>

@@ -228,7 +228,7 @@ export const V2_DEPARTURES: Departure[] = [
         (req) => !req.path.includes(String(UNKNOWN_ID)) && Array.isArray((req.json as Json)?.groups),
         (req) => ({
           status: 200,
-          body: { courseId: Number(req.path.split('/')[4]), groups: [], usersAssigned: 0 },
+          body: { courseId: Number(req.path.split('/')[4]), groups: [], usersAssigned: 0, bannedSkipped: 0 },
         }),
       ),
     ],
