@@ -20,6 +20,7 @@ export function parseCommandLine<O extends NonNullable<ParseArgsConfig['options'
       console.log(help);
       process.exit(0);
     }
+    refuseBlankFlags(values, help);
     return values as ReturnType<typeof parseArgs<{ options: O }>>['values'];
   } catch (error) {
     return usageError((error as Error).message, help);
@@ -37,12 +38,16 @@ export function fromEnv(name: string): string | undefined {
 }
 
 /**
- * Refuses a flag typed with an empty value (`--host ''`) in one sentence. Defaults come through
- * `fromEnv`, which never answers an empty value, so an empty one here was typed on the command line.
+ * Refuses, for every command, a flag typed empty (`--host ''`, `--upload-root ''`, which would have
+ * meant the current directory) or blank (`--state-file ' '`, a file named by a space), in one sentence.
+ * An empty variable never gets here (`fromEnv` answers the default); a blank one is a value, refused
+ * as the flag is (`LMSKIT_STATE_FILE=' '`).
  */
-export function refuseEmptyFlags(values: Record<string, unknown>, help: string): void {
+function refuseBlankFlags(values: Record<string, unknown>, help: string): void {
   for (const [name, value] of Object.entries(values))
-    if (value === '') usageError(`--${name} takes a value; it is empty`, help);
+    for (const one of Array.isArray(value) ? value : [value])
+      if (typeof one === 'string' && one.trim() === '')
+        usageError(`--${name} takes a value; it is ${one === '' ? 'empty' : 'blank'}`, help);
 }
 
 /**

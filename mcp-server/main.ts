@@ -45,7 +45,7 @@ const values = parseCommandLine(
     'allow-origin': { type: 'string', multiple: true, default: [] },
     'upload-root': { type: 'string' },
     // An empty variable is the default, never a wider trust.
-    'trust-proxy': { type: 'string', default: process.env.LMSKIT_MCP_TRUST_PROXY || 'none' },
+    'trust-proxy': { type: 'string', default: fromEnv('LMSKIT_MCP_TRUST_PROXY') ?? 'none' },
   },
   HELP,
 );

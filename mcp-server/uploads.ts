@@ -22,6 +22,8 @@ export const UPLOADS_OFF: UploadAccess = { kind: 'off' };
  * this process can list and read; the operating system's reason is not shown (the path says enough).
  */
 export function uploadRootOf(dir: string): string {
+  // An empty path would resolve to the current directory: a root nobody named.
+  if (dir.trim() === '') throw new Error('--upload-root takes a directory; it is empty');
   try {
     const real = realpathSync(resolve(dir));
     if (!statSync(real).isDirectory()) throw new Error('not a directory');

@@ -5,7 +5,7 @@ import { totalmem } from 'node:os';
 import { join } from 'node:path';
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { listensEverywhere } from '../lib/allowed-hosts.ts';
-import { fromEnv, parseCommandLine, portOf, refuseEmptyFlags, usageError, wholeNumber } from '../lib/cli.ts';
+import { fromEnv, parseCommandLine, portOf, usageError, wholeNumber } from '../lib/cli.ts';
 import { trustProxySetting } from '../lib/client-address.ts';
 import { ROOT } from '../lib/paths.ts';
 import { VirtualClock } from './domain/clock.ts';
@@ -96,8 +96,6 @@ const values = parseCommandLine(
   },
   HELP,
 );
-// An empty variable is the default (fromEnv); an empty flag was typed, and means nothing.
-refuseEmptyFlags(values, HELP);
 const seedName = values.seed ?? 'demo';
 if (!SEEDS[seedName]) usageError(`unknown seed ${seedName}; known: ${Object.keys(SEEDS).join(', ')}`, HELP);
 if (values.fixtures !== undefined && (values.seed !== undefined || values['seed-scale'] !== undefined))

@@ -467,6 +467,8 @@ describe('startMcpServer and mock.mcpClient: the tool server in-process', () => 
       { baseUrl: 'http://127.0.0.1:4010', uploadRoot: '/nonexistent/uploads' },
       /uploadRoot takes a directory/,
     ],
+    // An empty root would have been the current directory.
+    [{ baseUrl: 'http://127.0.0.1:4010', uploadRoot: '' }, /uploadRoot takes a directory; it is empty/],
     [{ baseUrl: 'http://127.0.0.1:4010', trustProxy: 'loopback,,' }, /trustProxy takes addresses/],
     [{ baseUrl: 'http://127.0.0.1:4010', host: 'a b' }, /not a host name in host or allowedHosts/],
   ])('refuses bad options with a sentence: %j', async (options, message) => {

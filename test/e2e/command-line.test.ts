@@ -3,9 +3,12 @@
 // or weaker (every interface, no rate limit, a random port); an empty flag, a malformed number and an
 // admin token too short or with whitespace are one sentence and exit code 2; a `--seed-scale` that
 // cannot fit in memory is refused before anything is built.
+import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
 import { networkInterfaces } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ROOT } from '../../lib/paths.ts';
 import { demoMcpKey } from '../../mock/seed/demo.ts';
 import { burstProblems, sendUntilRefused } from '../rate-limit.ts';
 import { freePort, type RunningProcess, runLmskit, startLmskit } from './process.ts';
@@ -110,12 +113,39 @@ describe('an empty LMSKIT_* variable is an unset one: the default, never wider o
     ['an empty --rate-limit', ['--rate-limit', ''], '--rate-limit takes a value; it is empty'],
     ['an empty --port', ['--port', ''], '--port takes a value; it is empty'],
     ['an empty --state-file', ['--state-file', ''], '--state-file takes a value; it is empty'],
-    ['a blank --rate-limit', ['--rate-limit', ' '], '--rate-limit takes a whole number ≥ 0, not  '],
-    ['a blank --port', ['--port', ' '], 'not a port:  '],
+    ['a blank --rate-limit', ['--rate-limit', ' '], '--rate-limit takes a value; it is blank'],
+    ['a blank --port', ['--port', ' '], '--port takes a value; it is blank'],
+    [
+      'a blank --state-file (a file named by a space)',
+      ['--state-file', ' '],
+      '--state-file takes a value; it is blank',
+    ],
   ])('lmskit mock refuses %s in one sentence with exit code 2', async (_, flags, sentence) => {
     const { code, output } = await refusal(['mock', ...flags]);
     expect(code).toBe(2);
     expect(firstLine(output)).toBe(sentence);
+  });
+
+  it.each([
+    [
+      'an empty --upload-root (it meant the current directory)',
+      ['--http', '--upload-root', ''],
+      '--upload-root takes a value; it is empty',
+    ],
+    ['a blank --base-url', ['--base-url', ' '], '--base-url takes a value; it is blank'],
+  ])('lmskit mcp refuses %s in one sentence with exit code 2', async (_, flags, sentence) => {
+    const { code, output } = await refusal(['mcp', '--key', 'lmcp_x', ...flags]);
+    expect(code).toBe(2);
+    expect(firstLine(output)).toBe(sentence);
+  });
+
+  it('a blank LMSKIT_STATE_FILE is refused like the flag, and makes no file', async () => {
+    const { code, output } = await refusal(['mock', '--port', String(await freePort())], {
+      LMSKIT_STATE_FILE: ' ',
+    });
+    expect(code).toBe(2);
+    expect(firstLine(output)).toBe('--state-file takes a value; it is blank');
+    expect(existsSync(join(ROOT, ' '))).toBe(false);
   });
 
   it('a blank variable is a value, refused like the flag: LMSKIT_RATE_LIMIT=" " is exit code 2, not "off"', async () => {
@@ -123,7 +153,7 @@ describe('an empty LMSKIT_* variable is an unset one: the default, never wider o
       LMSKIT_RATE_LIMIT: ' ',
     });
     expect(code).toBe(2);
-    expect(firstLine(output)).toBe('--rate-limit takes a whole number ≥ 0, not  ');
+    expect(firstLine(output)).toBe('--rate-limit takes a value; it is blank');
   });
 });
 

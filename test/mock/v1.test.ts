@@ -371,7 +371,7 @@ describe('courses (seed 001, Courses and assignments; Limits: 20 per page)', () 
     ok(await h.api.v1.POST('/users', { body: newUser('activemember', { groups: [group.id] }) }));
     ok(
       await h.api.v1.POST('/users/blocked', {
-        body: { id: defined(demo().userByEmail(member.email)).apiId },
+        body: { id: defined(demo().userByEmail(member.email), 'the new member').apiId },
       }),
     );
     const v1 = ok(
