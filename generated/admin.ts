@@ -37,7 +37,7 @@ export interface paths {
          *     change of the state and loads the seed again (the demo seed unless the body names another) —
          *     users, courses, assignments, MCP keys, AI settings and jobs, webhook receivers, deliveries and
          *     events —, sets the virtual clock back to the seed's time, forgets the rate-limit counters and
-         *     failed logins, removes the injected faults and clears the request journal. MCP keys created
+         *     failed logins, removes the injected faults (the next is `fault_1` again) and clears the request journal. MCP keys created
          *     since start go with the state, and the keys printed at start work again. `keep` leaves the
          *     faults or the journal as they are; the answer names what was reset and what was kept.
          */
@@ -727,7 +727,8 @@ export interface paths {
          * Clear the request journal
          * @description Forgets every request the journal holds, so that the next read shows only what came after. Ids
          *     go on counting: a request id read before the clear never names a later request. This call is not
-         *     recorded itself. `resetState` clears the journal too, unless told to keep it.
+         *     recorded itself. `resetState` clears the journal too, unless told to keep it. It takes no filter: a
+         *     query parameter (`?api=v1`) is refused with 400, nothing cleared.
          */
         delete: operations["clearRequestJournal"];
         options?: never;
@@ -814,7 +815,7 @@ export interface paths {
         post: operations["createFault"];
         /**
          * Clear all faults
-         * @description Removes every fault; requests get their real answers again.
+         * @description Removes every fault; requests get their real answers again. Ids go on counting (a reset starts them again at `fault_1`); a query parameter is refused with 400, nothing removed.
          */
         delete: operations["clearFaults"];
         options?: never;
@@ -3788,6 +3789,7 @@ export interface operations {
                     "application/json": components["schemas"]["JournalCleared"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3942,6 +3944,7 @@ export interface operations {
                     "application/json": components["schemas"]["FaultList"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4044,8 +4047,8 @@ export type ErrorCode = keyof typeof errorCodes;
 /** The codes each operation documents, by operationId. */
 export interface OperationErrorCodes {
     advanceClock: "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
-    clearFaults: "STATE_NOT_SAVED" | "UNAUTHORIZED";
-    clearRequestJournal: "STATE_NOT_SAVED" | "UNAUTHORIZED";
+    clearFaults: "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
+    clearRequestJournal: "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     createFault: "ALREADY_FINISHED" | "ASSIGNMENT_NOT_STARTED" | "STATE_NOT_SAVED" | "TENANT_EXISTS" | "TOO_MANY_FAULTS" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     createMcpKey: "LICENSE_RESTRICTED" | "NOT_FOUND" | "STATE_NOT_SAVED" | "UNAUTHORIZED" | "VALIDATION_ERROR";
     createTenant: "ALREADY_FINISHED" | "ASSIGNMENT_NOT_STARTED" | "STATE_NOT_SAVED" | "TENANT_EXISTS" | "TOO_MANY_FAULTS" | "UNAUTHORIZED" | "VALIDATION_ERROR";

@@ -58,7 +58,8 @@ const wantsBody = (fault: Fault) => fault.match?.body !== undefined;
 type FaultChange =
   | { add: Omit<Fault, 'id'> }
   | { remove: string }
-  | { clear: true }
+  /** `restart`: ids start again at `fault_1` (a reset leaves nothing to the next test). */
+  | { clear: true; restart?: true }
   /** One request answered or delayed by the fault. */
   | { spend: string };
 
@@ -107,8 +108,9 @@ export class FaultInjector {
     return this.change({ remove: id }) as Fault | undefined;
   }
 
-  clearFaults(): void {
-    this.change({ clear: true });
+  /** Takes every fault out of force; `restart` (a reset) numbers the next one `fault_1` again. */
+  clearFaults(options: { restart?: boolean } = {}): void {
+    this.change(options.restart ? { clear: true, restart: true } : { clear: true });
   }
 
   private applyChange(change: FaultChange): Fault | undefined {
@@ -119,6 +121,7 @@ export class FaultInjector {
     }
     if ('clear' in change) {
       this.inForce.length = 0;
+      if (change.restart) this.faultSeq = 0;
       return undefined;
     }
     const index = this.inForce.findIndex((f) => f.id === ('remove' in change ? change.remove : change.spend));

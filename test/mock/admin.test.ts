@@ -259,6 +259,18 @@ describe('journal and faults', () => {
     expect((await h.v1('/courses/3')).status).toBe(200);
   });
 
+  it('numbers faults from fault_1 again after a reset, which leaves nothing to the next test (admin API, resetState)', async () => {
+    const fault = { method: 'GET', path: '/openapi/v1/courses/3', count: 5, status: 500 };
+    await h.admin('/faults', { method: 'POST', json: fault });
+    await h.admin('/faults', { method: 'POST', json: fault });
+    expect((await h.admin('/reset', { method: 'POST', json: {} })).status).toBe(200);
+    expect((await h.admin('/faults', { method: 'POST', json: fault })).body.id).toBe('fault_1');
+    const cleared = await h.admin('/faults?path=/openapi/v1/courses/3', { method: 'DELETE' });
+    expect(cleared.status).toBe(400);
+    expect((await h.admin('/faults')).body.faults).toHaveLength(1);
+    await h.admin('/faults', { method: 'DELETE' });
+  });
+
   it('removes one fault by id and leaves the others in force (admin API, Faults)', async () => {
     const first = await h.admin('/faults', {
       method: 'POST',

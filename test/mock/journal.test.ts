@@ -324,6 +324,15 @@ describe('verifying what a client sent (admin API, Journal: full entries, filter
     expect(Number(after.requests[0].id.slice(4))).toBeGreaterThan(Number(before.id.slice(4)));
   });
 
+  it('refuses a filter on DELETE with 400 and clears nothing: it takes none (admin API, clearRequestJournal)', async () => {
+    await h.v1('/courses/3');
+    const held = (await journal()).held;
+    const { status, body } = await h.admin('/journal?api=v1', { method: 'DELETE' });
+    expect(status).toBe(400);
+    expect(body).toMatchObject({ code: 'VALIDATION_ERROR', error: expect.stringContaining('api') });
+    expect((await journal()).held).toBeGreaterThanOrEqual(held);
+  });
+
   it('leaves out the docs site, the console and its admin calls, keeping the clients’ requests', async () => {
     await h.admin('/journal', { method: 'DELETE' });
     // (The console's own files, /console/…, are left out the same way; fetching them here would build it.)

@@ -107,7 +107,7 @@ export function adminRouter(options: AdminOptions) {
         : run('reset', { seed });
       const reset: ResetPart[] = ['state', 'clock', 'limits'];
       if (!keep.has('faults')) {
-        faults.clearFaults();
+        faults.clearFaults({ restart: true });
         reset.push('faults');
       }
       // A shared store's journal is cleared for every replica, in PostgreSQL: answered once done.
@@ -333,8 +333,8 @@ export function adminRouter(options: AdminOptions) {
 }
 
 /**
- * The query parameters of a request that its operation does not take, as input problems. Only
- * operations that take query parameters (filters, paging) are held to them, and each documents the
+ * The query parameters of a request that its operation does not take, as input problems. Operations
+ * that take query parameters (filters, paging) and every DELETE are held to them, and each documents the
  * 400: a misspelt filter (`?operation=` for `?operationId=`) would otherwise be ignored and pass for an
  * empty or unfiltered result (docs/mock.md, "Driving it from tests").
  */
@@ -348,7 +348,8 @@ function unknownQueryParameters(spec: Node): (req: Request, operation: Node) => 
         .map((p: Node) => resolveRef(spec, p) as Node)
         .filter((p) => p.in === 'query')
         .map((p) => String(p.name));
-      if (names.length) known.set(operation.operationId, new Set(names));
+      // A clear takes no filter: `DELETE /__admin/journal?api=v1` would clear everything.
+      if (names.length || method === 'delete') known.set(operation.operationId, new Set(names));
     }
   return (req, operation) => {
     const names = known.get(operation.operationId);
@@ -364,7 +365,9 @@ function unknownQueryParameters(spec: Node): (req: Request, operation: Node) => 
             instancePath: '',
             schemaPath: '#/parameters',
             params: { known: [...names] },
-            message: `is not a parameter of ${operation.operationId}, which takes ${[...names].join(', ')}`,
+            message: names.size
+              ? `is not a parameter of ${operation.operationId}, which takes ${[...names].join(', ')}`
+              : `is not a parameter of ${operation.operationId}, which takes none (it clears everything)`,
           },
         ],
       }));
