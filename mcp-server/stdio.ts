@@ -1,7 +1,8 @@
 // The stdio transport: one JSON-RPC message per line on stdin, answers on stdout, which carries nothing
 // else. Unlike the SDK's StdioServerTransport, a line that is not JSON gets a -32700 answer and one that
 // is not a JSON-RPC message a -32600 answer (the SDK's only tells its onerror), and a line is bounded:
-// past MAX_LINE_BYTES the rest of it is skipped and answered -32600, and the server keeps serving.
+// past MAX_LINE_BYTES the rest of it is skipped and answered -32600 with the message's id when its
+// first or last bytes show it, and the server keeps serving.
 
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { type JSONRPCMessage, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -9,6 +10,24 @@ import { errorMessage, idOf, RpcCode } from './rpc.ts';
 
 /** The longest line read: the HTTP body limit, so both transports take the same requests. */
 export const MAX_LINE_BYTES = 1024 * 1024;
+
+/** How much of an oversized line's start and end is kept to find its id. */
+const EDGE_BYTES = 1024;
+
+const ID = String.raw`"id"\s*:\s*(-?\d{1,15}|"(?:[^"\\]|\\.){0,256}")`;
+/** The id as a message's first member, or second after `"jsonrpc"`; or as its last member. */
+const ID_FIRST = new RegExp(String.raw`^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?${ID}`);
+const ID_LAST = new RegExp(String.raw`,\s*${ID}\s*\}\s*$`);
+
+/**
+ * The id of a message too long to parse, read from its first and last bytes where a client writes it
+ * (the SDK's client writes it last), so that the client's request gets its answer instead of waiting
+ * for its own timeout; null when neither end shows it.
+ */
+export function idOfOversized(head: string, tail: string): string | number | null {
+  const found = ID_FIRST.exec(head) ?? ID_LAST.exec(tail);
+  return found ? (JSON.parse(found[1] as string) as string | number) : null;
+}
 
 export class StdioTransport implements Transport {
   onmessage?: Transport['onmessage'];
@@ -18,6 +37,9 @@ export class StdioTransport implements Transport {
   private size = 0;
   /** Inside a line already over the limit: drop bytes until its end. */
   private skipping = false;
+  /** Of a line over the limit, its first and last bytes: where its id is (idOfOversized). */
+  private head = '';
+  private tail = Buffer.alloc(0);
 
   constructor(
     private readonly input: NodeJS.ReadableStream = process.stdin,
@@ -37,9 +59,16 @@ export class StdioTransport implements Transport {
   private readonly onEnd = () => void this.close();
 
   private take(part: Buffer): void {
-    if (this.skipping || part.length === 0) return;
+    if (part.length === 0) return;
+    if (this.skipping) {
+      this.tail = Buffer.concat([this.tail, part]).subarray(-EDGE_BYTES);
+      return;
+    }
     if (this.size + part.length > MAX_LINE_BYTES) {
       this.skipping = true;
+      const line = Buffer.concat([...this.chunks, part]);
+      this.head = line.subarray(0, EDGE_BYTES).toString('utf8');
+      this.tail = line.subarray(-EDGE_BYTES);
       this.chunks = [];
       this.size = 0;
       return;
@@ -55,7 +84,14 @@ export class StdioTransport implements Transport {
     this.size = 0;
     this.skipping = false;
     if (skipped) {
-      void this.reply(null, RpcCode.InvalidRequest, `A message may be at most ${MAX_LINE_BYTES} bytes long.`);
+      const id = idOfOversized(this.head, this.tail.toString('utf8'));
+      this.head = '';
+      this.tail = Buffer.alloc(0);
+      void this.reply(
+        id,
+        RpcCode.InvalidRequest,
+        `Invalid Request: a message may be at most ${MAX_LINE_BYTES} bytes long.`,
+      );
       return;
     }
     if (!line) return;

@@ -198,6 +198,10 @@ describe('stdio: stdout carries JSON-RPC only, and bad lines get answers (MCP 20
       child.stdin.write(
         `${JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'ping', pad: 'x'.repeat(1024 * 1024) })}\n`,
       );
+      // As the SDK's client writes it: the id last.
+      child.stdin.write(
+        `${JSON.stringify({ method: 'ping', params: { pad: 'x'.repeat(1024 * 1024) }, jsonrpc: '2.0', id: 5 })}\n`,
+      );
       child.stdin.write(`${JSON.stringify(initializeRequest(4))}\n`);
       child.stdin.write(
         `${JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'find_user', arguments: 'lena' } })}\n`,
@@ -208,12 +212,18 @@ describe('stdio: stdout carries JSON-RPC only, and bad lines get answers (MCP 20
       const messages = lines().map((l) => JSON.parse(l));
       for (const m of messages) expect(m.jsonrpc).toBe('2.0');
       const errors = messages.filter((m) => m.error).map((m) => [m.id, m.error.code]);
+      // A message over 1 MB is answered with its own id (first or last in the line), so its client is
+      // not left waiting for a timeout.
       expect(errors).toEqual([
         [null, -32700],
         [null, -32600],
-        [null, -32600],
+        [3, -32600],
+        [5, -32600],
         [8, -32602],
       ]);
+      expect(messages.find((m) => m.id === 5)?.error.message).toBe(
+        'Invalid Request: a message may be at most 1048576 bytes long.',
+      );
       expect(messages.find((m) => m.id === 4)?.result.serverInfo.name).toBe('lmskit');
       expect(messages.find((m) => m.id === 9)).toEqual({ jsonrpc: '2.0', id: 9, result: {} });
     } finally {
