@@ -522,6 +522,32 @@ describe('StateFile: a line written by a newer lmskit', () => {
   });
 });
 
+describe('StateFile: a known command with arguments of the wrong shape is damage', () => {
+  it('stops the start naming the line; recover keeps the file aside and starts from the lines before it (docs/mock.md, Durable state: never drop a line)', () => {
+    const first = start();
+    for (const command of WRITES.slice(0, 2)) run(first.platform, command);
+    const [snapshot, a, b] = lines();
+    const at = JSON.parse((a as string).split('\t')[0] as string).at;
+    // createUser as this lmskit logs it has a tenant and a user; here its user is a number.
+    const text = `${[snapshot, a, framed({ t: 'createUser', a: { tenantId: 'demo', input: 7 }, at }), b].join('\n')}\n`;
+    writeFileSync(path, text);
+    let error: unknown;
+    try {
+      start();
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(StateFileDamaged);
+    expect((error as Error).message).toMatch(
+      /is damaged at line 3 of 4 \(the createUser command cannot be replayed: /,
+    );
+    expect(readFileSync(path, 'utf8')).toBe(text);
+    const second = start({ recover: true });
+    expect(second.report.recovered).toMatchObject({ line: 3, replayed: 1 });
+    expect(readFileSync(second.report.recovered?.keptAside as string, 'utf8')).toBe(text);
+  });
+});
+
 describe('StateFile: what the path is', () => {
   it('writes through a symbolic link to its target, at start, while running and when compacting (docs/mock.md, Durable state)', () => {
     const target = join(dir, 'data', 'state.jsonl');

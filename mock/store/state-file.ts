@@ -42,6 +42,7 @@
 // later; the command log goes on, since every line it holds is still in the file.
 import * as nodeFs from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { DomainError } from '../domain/errors.ts';
 import {
   type CommandLog,
   type CommandLogEntry,
@@ -209,7 +210,21 @@ export class StateFile {
                 error.command,
               );
             unknown.push({ line, command: error.command });
-          } else report.refused.push({ line, reason: (error as Error).message });
+          } else if (error instanceof DomainError) {
+            // Refused by the platform's rules, as it was when it first ran: the process stopped before
+            // taking its line back (`retract`).
+            report.refused.push({ line, reason: (error as Error).message });
+          } else {
+            // Failing for a reason the platform's rules never give (arguments of the wrong shape), the
+            // line is not what this lmskit wrote: damage, as an unreadable line is.
+            damage = {
+              line,
+              reason: `the ${String(value.t)} command cannot be replayed: ${(error as Error).message}`,
+              snapshotRead: true,
+              replayed: report.replayed,
+            };
+            break;
+          }
         }
       }
       usedEnd = start;
