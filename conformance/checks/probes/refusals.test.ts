@@ -204,6 +204,35 @@ describe('the probes of the real contracts', () => {
     },
   );
 
+  it('a v1 read GET /groups/{groupId} with a documented 404 and 400 gets both probes with no entry in OVERRIDES', () => {
+    const v1 = structuredClone(loadContract('v1'));
+    // The path item PATCH /groups/{groupId} already has, with its groupId parameter (an integer).
+    v1.paths['/groups/{groupId}'].get = {
+      operationId: 'getGroup',
+      responses: { 200: error, 400: error, 401: error, 404: error },
+    };
+    // Its harmless request, which tsc asks of ./harmless.ts (HARMLESS.v1.getGroup).
+    const fromHarmless = (id: string) =>
+      id === 'getGroup' ? () => ({ params: { groupId: UNKNOWN_ID } }) : harmless('v1', id);
+    const got = refusalsOf(v1, 'v1', OVERRIDES.v1, fromHarmless);
+    const probeOf = (kind: 'not-found' | 'malformed') => {
+      const r = got[kind].find((x) => x.operationId === 'getGroup');
+      return r && { what: r.what, expect: r.expect, rules: r.rules, params: r.request(ctx).params };
+    };
+    expect(probeOf('not-found')).toEqual({
+      what: 'an unknown group',
+      expect: [404],
+      rules: undefined,
+      params: { groupId: UNKNOWN_ID },
+    });
+    expect(probeOf('malformed')).toEqual({
+      what: 'a group id that is not an integer',
+      expect: [400, 404],
+      rules: ['001/groups.id-integer'],
+      params: { groupId: 'abc' },
+    });
+  });
+
   it('the overrides are applied without error, each entry to an operation of its contract', () => {
     expect(() => refusalsOf(loadContract('v1'), 'v1', OVERRIDES.v1)).not.toThrow();
     expect(() => refusalsOf(loadContract('v2'), 'v2', OVERRIDES.v2)).not.toThrow();
