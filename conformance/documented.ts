@@ -23,7 +23,8 @@ const SUBSCHEMA = ['items', 'not', 'if', 'then', 'else', 'additionalProperties',
 const SUBSCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
 const SUBSCHEMA_MAPS = ['properties', 'patternProperties', '$defs'];
 
-function documentedSchema(node: unknown): unknown {
+/** The documented part of one schema (the rules above): what a seed states of it. */
+export function documentedSchema(node: unknown): unknown {
   if (!isObject(node)) return node;
   if (node['x-assumed'] === true) return {};
   const out: Node = { ...node };

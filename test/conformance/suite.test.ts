@@ -122,12 +122,14 @@ describe('the suite against the mock, with every kind of key, writes, the expert
   /** Where a check that provokes `status` of an `api` operation belongs, for the message of a missing one. */
   const whereToProbe = (api: 'v1' | 'v2', status: number) =>
     status === 404
-      ? `a ${api.toUpperCase()}_NOT_FOUND entry in conformance/checks/probes/refusals.ts`
-      : status === 400 || status === 422
-        ? `a ${api.toUpperCase()}_MALFORMED entry in conformance/checks/probes/refusals.ts`
-        : status < 300
-          ? `a check in conformance/checks/${api}/ that reads or writes through it`
-          : `a check in conformance/checks/${api}/ or conformance/checks/probes/`;
+      ? `conformance/checks/probes/refusals.ts derives this probe from a path parameter naming a record (an integer or a string id) in openapi/${api}; a target named in the body or query needs an OVERRIDES.${api}['not-found'] entry there`
+      : status === 400
+        ? `conformance/checks/probes/refusals.ts derives this probe from a path parameter whose documented schema refuses a value (an integer, a pattern, a list) in openapi/${api}; a malformed body or query needs an OVERRIDES.${api}.malformed entry there`
+        : status === 422
+          ? `an OVERRIDES.${api}.malformed entry in conformance/checks/probes/refusals.ts, or a check in conformance/checks/${api}/`
+          : status < 300
+            ? `a check in conformance/checks/${api}/ that reads or writes through it`
+            : `a check in conformance/checks/${api}/ or conformance/checks/probes/`;
 
   it('exercises every response the contracts document, or says why not (conformance/unprobed.ts)', () => {
     const covered = new Set(report.covered);
