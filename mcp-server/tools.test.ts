@@ -23,7 +23,12 @@ function backendOf(answers: Record<number, BackendAnswer>) {
       return (
         answers[courseId] ?? {
           status: 200,
-          body: { courseId, groups: [{ id: 3, name: 'Engineering', usersCount: 5 }], usersAssigned: 5 },
+          body: {
+            courseId,
+            groups: [{ id: 3, name: 'Engineering', usersCount: 5 }],
+            usersAssigned: 5,
+            bannedSkipped: 0,
+          },
           retries: 0,
         }
       );
