@@ -9,6 +9,7 @@ import { DomainError, type ErrorCode } from './domain/errors.ts';
 import { CommandLogError, type Platform } from './domain/platform.ts';
 import { adminRouter } from './http/admin/router.ts';
 import { consoleRouter } from './http/console.ts';
+import { type AnswerObject, sendAnswer } from './http/contract.ts';
 import { docsRouter, type LoadDocs } from './http/docs.ts';
 import { type ApiError, sendError as sendErrorBody } from './http/error-body.ts';
 import { mockAllowedHosts, mockHostCheck } from './http/hosts.ts';
@@ -165,7 +166,10 @@ export function createApp(options: AppOptions) {
   if (options.docs) app.use('/docs', docsRouter(options.docs));
   app.use('/console', consoleRouter());
 
-  app.use('/openapi/v1', v1Router({ spec: specs.v1, platform, onResponseMismatch: mismatch('v1') }));
+  app.use(
+    '/openapi/v1',
+    v1Router({ spec: specs.v1, platform, onResponseMismatch: mismatch('v1'), answerError: errorAnswer }),
+  );
   app.use(
     '/api/v2',
     v2Router({
@@ -175,6 +179,7 @@ export function createApp(options: AppOptions) {
       rateLimiter,
       failedLogins,
       onResponseMismatch: mismatch('v2'),
+      answerError: errorAnswer,
     }),
   );
   app.use(
@@ -189,6 +194,7 @@ export function createApp(options: AppOptions) {
       version: options.version ?? '0.0.0',
       start: options.start ?? { seed: 'demo' },
       onResponseMismatch: mismatch('admin'),
+      answerError: errorAnswer,
     }),
   );
 
@@ -203,35 +209,41 @@ export function createApp(options: AppOptions) {
   );
 
   // Errors: the platform's own in the API's shape; a write the state file could not keep as 503 (it
-  // changed nothing, a retry may work); body-parser failures as 400; anything else 500.
-  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
-    if (error instanceof CommandLogError) {
-      res.set('Retry-After', String(error.retryAfter));
-      return sendError(req, res, 503, 'STATE_NOT_SAVED', error.message);
-    }
-    if (error instanceof DomainError) {
-      if (error.retryAfter !== undefined) res.set('Retry-After', String(error.retryAfter));
-      if (apiOf(req.originalUrl) === 'v1') return sendV1Error(res, v1ErrorOf(error));
-      return sendErrorBody(res, { status: STATUS_OF[error.code], code: error.code, message: error.message });
-    }
-    const e = error as { type?: string; status?: number };
-    if (e.type === 'entity.too.large')
-      return sendError(
-        req,
-        res,
-        400,
-        'VALIDATION_ERROR',
-        `Request body is larger than ${JSON_BODY_LIMIT / 2 ** 20}mb`,
-      );
-    if (e.type === 'entity.parse.failed')
-      return sendError(req, res, 400, 'VALIDATION_ERROR', 'Malformed JSON body');
-    if (e.type === 'entity.too.deep')
-      return sendError(req, res, 400, 'VALIDATION_ERROR', (error as Error).message);
-    if (e.status && e.status >= 400 && e.status < 500)
-      return sendError(req, res, 400, 'VALIDATION_ERROR', 'Bad request');
-    console.error(error);
-    sendError(req, res, 500, 'INTERNAL', 'Internal error of the mock');
-  });
+  // changed nothing, a retry may work); body-parser failures as 400; anything else 500. An error the
+  // contract router meets while a handler makes its answer is answered there (`answerError`), so
+  // that in tests it is checked as the handler's own answers are; every other one here.
+  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) =>
+    sendAnswer(res, errorAnswer(error, req)),
+  );
 
   return { app, runtime, journal };
+}
+
+/** The answer to an error, as a value (docs/architecture.md, "A request through the mock", step 4). */
+function errorAnswer(error: unknown, req: Request): AnswerObject {
+  const shaped = (status: number, code: ApiError['code'], message: string, retryAfter?: number) => ({
+    status,
+    body: apiOf(req.originalUrl) === 'v1' ? { status, message } : { error: message, code },
+    ...(retryAfter !== undefined ? { headers: { 'Retry-After': String(retryAfter) } } : {}),
+  });
+  if (error instanceof CommandLogError)
+    return shaped(503, 'STATE_NOT_SAVED', error.message, error.retryAfter);
+  if (error instanceof DomainError) {
+    const headers =
+      error.retryAfter !== undefined ? { headers: { 'Retry-After': String(error.retryAfter) } } : {};
+    if (apiOf(req.originalUrl) === 'v1') {
+      const body = v1ErrorOf(error);
+      return { status: body.status, body, ...headers };
+    }
+    const status = STATUS_OF[error.code];
+    return { status, body: { error: error.message, code: error.code }, ...headers };
+  }
+  const e = error as { type?: string; status?: number };
+  if (e.type === 'entity.too.large')
+    return shaped(400, 'VALIDATION_ERROR', `Request body is larger than ${JSON_BODY_LIMIT / 2 ** 20}mb`);
+  if (e.type === 'entity.parse.failed') return shaped(400, 'VALIDATION_ERROR', 'Malformed JSON body');
+  if (e.type === 'entity.too.deep') return shaped(400, 'VALIDATION_ERROR', (error as Error).message);
+  if (e.status && e.status >= 400 && e.status < 500) return shaped(400, 'VALIDATION_ERROR', 'Bad request');
+  console.error(error);
+  return shaped(500, 'INTERNAL', 'Internal error of the mock');
 }
