@@ -161,15 +161,23 @@ function chain(
    * Express decides in `send`, without a second path that restates its rules.
    */
   const answer = (res: Response, a: AnswerObject) => {
-    const text = serialised(res, a);
-    if (text === undefined) return;
-    const type = String(res.get('content-type'));
+    // 1. Serialised once, as `res.json` would.
+    const text = serialised(a);
+    const type = head(res, a, text);
+    if (text === undefined) {
+      res.end();
+      return;
+    }
+    // 2. In tests, the value checked against the contract; a departure is reported instead.
     if (report && type.includes('json')) {
       const errors = checkAnswer(schemas, op, a.status, a.body);
       if (errors.length) return report(res, a.status, errors, operation);
     }
+    // 3. A 200 to a GET the cache admitted, kept as the string or bytes that are sent.
     const keepAs = contextOf(res).keepAs;
-    res.send(keepAs !== undefined && a.status === 200 ? keepAnswer(cache, keepAs, type, text) : text);
+    const sent = keepAs !== undefined && a.status === 200 ? keepAnswer(cache, keepAs, type, text) : text;
+    // 4. Sent, once; the journal's capture keeps these bytes as they are written.
+    res.send(sent);
   };
   /** A thrown error as an answer that passes the same check, else for the error middleware. */
   const failed = (req: Request, res: Response, next: NextFunction) => (error: unknown) => {
@@ -252,19 +260,20 @@ function proceedIf(admitted: boolean | Promise<boolean>, next: NextFunction): vo
 }
 
 /**
- * Sets the answer's status and headers and answers its JSON text, serialised once as `res.json`
- * would (the app sets no `json replacer`, `json spaces` or `json escape`) with the content type
- * `res.json` gives; an answer without a body is ended here and answers undefined.
+ * The answer's JSON text, made once as `res.json` makes it (the app sets no `json replacer`,
+ * `json spaces` or `json escape`), or undefined for an answer without a body.
  */
-function serialised(res: Response, a: AnswerObject): string | undefined {
+const serialised = (a: AnswerObject) => (a.body === undefined ? undefined : JSON.stringify(a.body));
+
+/**
+ * Sets the answer's headers and status and, for a body, the content type `res.json` gives when the
+ * answer names none; answers the content type.
+ */
+function head(res: Response, a: AnswerObject, text: string | undefined): string {
   if (a.headers) res.set(a.headers);
   res.status(a.status);
-  if (a.body === undefined) {
-    res.end();
-    return undefined;
-  }
-  if (!res.get('Content-Type')) res.set('Content-Type', 'application/json');
-  return JSON.stringify(a.body);
+  if (text !== undefined && !res.get('Content-Type')) res.set('Content-Type', 'application/json');
+  return String(res.get('Content-Type'));
 }
 
 /**
@@ -273,6 +282,8 @@ function serialised(res: Response, a: AnswerObject): string | undefined {
  * router's.
  */
 export function sendAnswer(res: Response, a: AnswerObject): void {
-  const text = serialised(res, a);
-  if (text !== undefined) res.send(text);
+  const text = serialised(a);
+  head(res, a, text);
+  if (text === undefined) res.end();
+  else res.send(text);
 }
