@@ -5,8 +5,17 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { DomainError } from './domain/errors.ts';
 import { CommandLogError, type Platform } from './domain/platform.ts';
 import { adminRouter, type StartState } from './http/admin/router.ts';
-import { API_PREFIXES, type ApiName, apiNamed, apiOf, sendApiError, sendDomainError } from './http/apis.ts';
+import {
+  API_PREFIXES,
+  type ApiName,
+  apiNamed,
+  apiOf,
+  domainErrorAnswer,
+  errorBodyOf,
+  sendApiError,
+} from './http/apis.ts';
 import { consoleRouter } from './http/console.ts';
+import { type AnswerObject, sendAnswer } from './http/contract.ts';
 import { docsRouter, type LoadDocs } from './http/docs.ts';
 import type { ApiError } from './http/error-body.ts';
 import { FaultInjector } from './http/faults.ts';
@@ -140,7 +149,10 @@ export function createApp(options: AppOptions) {
   if (options.docs) app.use('/docs', docsRouter(options.docs));
   app.use('/console', consoleRouter());
 
-  app.use(apiNamed('v1').prefix, v1Router({ spec: specs.v1, platform, onResponseMismatch: mismatch('v1') }));
+  app.use(
+    apiNamed('v1').prefix,
+    v1Router({ spec: specs.v1, platform, onResponseMismatch: mismatch('v1'), answerError: errorAnswer }),
+  );
   app.use(
     apiNamed('v2').prefix,
     v2Router({
@@ -150,6 +162,7 @@ export function createApp(options: AppOptions) {
       rateLimiter,
       failedLogins,
       onResponseMismatch: mismatch('v2'),
+      answerError: errorAnswer,
     }),
   );
   app.use(
@@ -164,6 +177,7 @@ export function createApp(options: AppOptions) {
       version: options.version ?? '0.0.0',
       start: options.start ?? { seed: 'demo' },
       onResponseMismatch: mismatch('admin'),
+      answerError: errorAnswer,
     }),
   );
 
@@ -178,34 +192,33 @@ export function createApp(options: AppOptions) {
   );
 
   // Errors: the platform's own in the API's shape; a write the state file could not keep as 503 (it
-  // changed nothing, a retry may work); body-parser failures as 400; anything else 500.
-  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
-    if (error instanceof CommandLogError) {
-      res.set('Retry-After', String(error.retryAfter));
-      return sendError(req, res, 503, 'STATE_NOT_SAVED', error.message);
-    }
-    if (error instanceof DomainError) {
-      if (error.retryAfter !== undefined) res.set('Retry-After', String(error.retryAfter));
-      return sendDomainError(apiOf(req.originalUrl), res, error);
-    }
-    const e = error as { type?: string; status?: number };
-    if (e.type === 'entity.too.large')
-      return sendError(
-        req,
-        res,
-        400,
-        'VALIDATION_ERROR',
-        `Request body is larger than ${JSON_BODY_LIMIT / 2 ** 20}mb`,
-      );
-    if (e.type === 'entity.parse.failed')
-      return sendError(req, res, 400, 'VALIDATION_ERROR', 'Malformed JSON body');
-    if (e.type === 'entity.too.deep')
-      return sendError(req, res, 400, 'VALIDATION_ERROR', (error as Error).message);
-    if (e.status && e.status >= 400 && e.status < 500)
-      return sendError(req, res, 400, 'VALIDATION_ERROR', 'Bad request');
-    console.error(error);
-    sendError(req, res, 500, 'INTERNAL', 'Internal error of the mock');
-  });
+  // changed nothing, a retry may work); body-parser failures as 400; anything else 500. An error the
+  // contract router meets while a handler makes its answer is answered there (`answerError`), so
+  // that in tests it is checked as the handler's own answers are; every other one here.
+  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) =>
+    sendAnswer(res, errorAnswer(error, req)),
+  );
 
   return { app, faults, journal };
+}
+
+/** The answer to an error, as a value (docs/architecture.md, "A request through the mock", step 4). */
+function errorAnswer(error: unknown, req: Request): AnswerObject {
+  const api = apiOf(req.originalUrl);
+  const shaped = (status: number, code: ApiError['code'], message: string, retryAfter?: number) => ({
+    status,
+    body: errorBodyOf(api, status, code, message),
+    ...(retryAfter !== undefined ? { headers: { 'Retry-After': String(retryAfter) } } : {}),
+  });
+  if (error instanceof CommandLogError)
+    return shaped(503, 'STATE_NOT_SAVED', error.message, error.retryAfter);
+  if (error instanceof DomainError) return domainErrorAnswer(api, error);
+  const e = error as { type?: string; status?: number };
+  if (e.type === 'entity.too.large')
+    return shaped(400, 'VALIDATION_ERROR', `Request body is larger than ${JSON_BODY_LIMIT / 2 ** 20}mb`);
+  if (e.type === 'entity.parse.failed') return shaped(400, 'VALIDATION_ERROR', 'Malformed JSON body');
+  if (e.type === 'entity.too.deep') return shaped(400, 'VALIDATION_ERROR', (error as Error).message);
+  if (e.status && e.status >= 400 && e.status < 500) return shaped(400, 'VALIDATION_ERROR', 'Bad request');
+  console.error(error);
+  return shaped(500, 'INTERNAL', 'Internal error of the mock');
 }

@@ -11,7 +11,7 @@ import type { ApiName } from '../../lib/paths.ts';
 import type { DomainError, ErrorCode } from '../domain/errors.ts';
 import type { InputProblem } from './contract/validate-input.ts';
 import { type ApiError, describeProblems } from './error-body.ts';
-import { invalidV1, sendV1Error, v1ErrorOf } from './v1/errors.ts';
+import { invalidV1, v1ErrorOf } from './v1/errors.ts';
 
 export type { ApiName };
 
@@ -92,12 +92,20 @@ export function sendApiError(
 const STATUS_OF: Record<ErrorCode, number> = { ...adminErrorCodes, ...v2ErrorCodes };
 
 /**
- * Answers a rule the platform refused (a `DomainError`, the app's error middleware): v1 by the error's
- * kind, with its fields (seed 001, "Errors", v1/errors.ts); the others with the status of its code.
+ * The answer to a rule the platform refused (a `DomainError`): v1 by the error's kind, with its fields
+ * (seed 001, "Errors", v1/errors.ts); the others with the status of its code.
  */
-export function sendDomainError(name: ApiName | 'other', res: Response, error: DomainError): void {
-  if (v1Shaped(name)) sendV1Error(res, v1ErrorOf(error));
-  else sendApiError(name, res, STATUS_OF[error.code], error.code, error.message);
+export function domainErrorAnswer(
+  name: ApiName | 'other',
+  error: DomainError,
+): { status: number; body: unknown; headers?: Record<string, string> } {
+  const headers =
+    error.retryAfter !== undefined ? { headers: { 'Retry-After': String(error.retryAfter) } } : {};
+  if (v1Shaped(name)) {
+    const body = v1ErrorOf(error);
+    return { status: body.status, body, ...headers };
+  }
+  return { status: STATUS_OF[error.code], body: { error: error.message, code: error.code }, ...headers };
 }
 
 /**

@@ -5,11 +5,13 @@
 // small steps, one module each under ./contract/: compiled on first use (compile.ts), then per request
 // authenticate (the API's `before`), read the JSON body (../json-body.ts), admit (the API's `admit`),
 // answer a GET from the cache (cache.ts), coerce (coerce.ts), validate the input (validate-input.ts),
-// check the answer in tests (validate-output.ts), receive (the API's `receive`), and the handler.
+// receive (the API's `receive`), and the handler. Its answer is a value that leaves once, in the order
+// `answer` below shows: serialised once, checked in tests (validate-output.ts), kept for a GET
+// (cache.ts), sent — and the journal keeps the very string sent (journal/capture.ts).
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { SpecSchemas } from '../../lib/openapi-schemas.ts';
 import { AnswerCache } from './answer-cache.ts';
-import { answerFromCache } from './contract/cache.ts';
+import { answerFromCache, keepAnswer } from './contract/cache.ts';
 import { coerceParameters } from './contract/coerce.ts';
 import { type CompiledOperation, compileOperation, type Node } from './contract/compile.ts';
 import { operationTable } from './contract/operations.ts';
@@ -52,6 +54,13 @@ export interface ContractRouterOptions {
    * client never holds every replica's writes up.
    */
   receive?: (req: Request, res: Response, operation: Node) => Promise<void> | undefined;
+  /**
+   * The answer to an error thrown while the handler's answer was made (receiving an upload, the
+   * handler, a write's turn or its flush to disk): the API's error shape, as the app's error
+   * middleware would send it. Given, the error's answer passes the answer check like the handler's
+   * own; without it (or when it answers undefined) the error goes to the error middleware.
+   */
+  answerError?: (error: unknown, req: Request) => AnswerObject | undefined;
   /** Answers invalid input in the API's error shape. */
   invalid: (res: Response, problems: InputProblem[], operation: Node) => void;
   /** When set, every JSON answer is checked against the document; a departure is passed here. */
@@ -140,10 +149,41 @@ function chain(
   body: RequestHandler,
 ): Step[] {
   const { operation, method } = op;
-  const send = (res: Response, answer: AnswerObject) => {
-    if (answer.headers) res.set(answer.headers);
-    if (answer.body === undefined) res.status(answer.status).end();
-    else res.status(answer.status).json(answer.body);
+  const report = options.onResponseMismatch;
+  /**
+   * The answer leaves once, in this order: serialised once; in tests checked (a departure is reported
+   * instead, and nothing is kept); a 200 to a GET the cache admitted kept, as the string or bytes it
+   * is sent as; sent. The journal needs no step of its own: its capture (journal/capture.ts) keeps
+   * what `end` writes, which for this answer is this very string, kept as written (no copy, no
+   * re-read), and it holds `end` until a shared journal committed the request's row. It must capture
+   * answers that are not this router's anyway (404s, 405s, refusals, the error middleware's, pages),
+   * and keeping every answer as it went on the wire keeps HEAD's and a 304's empty bodies, which
+   * Express decides in `send`, without a second path that restates its rules.
+   */
+  const answer = (res: Response, a: AnswerObject) => {
+    // 1. Serialised once, as `res.json` would.
+    const text = serialised(a);
+    const type = head(res, a, text);
+    if (text === undefined) {
+      res.end();
+      return;
+    }
+    // 2. In tests, the value checked against the contract; a departure is reported instead.
+    if (report && type.includes('json')) {
+      const errors = checkAnswer(schemas, op, a.status, a.body);
+      if (errors.length) return report(res, a.status, errors, operation);
+    }
+    // 3. A 200 to a GET the cache admitted, kept as the string or bytes that are sent.
+    const keepAs = contextOf(res).keepAs;
+    const sent = keepAs !== undefined && a.status === 200 ? keepAnswer(cache, keepAs, type, text) : text;
+    // 4. Sent, once; the journal's capture keeps these bytes as they are written.
+    res.send(sent);
+  };
+  /** A thrown error as an answer that passes the same check, else for the error middleware. */
+  const failed = (req: Request, res: Response, next: NextFunction) => (error: unknown) => {
+    const a = options.answerError?.(error, req);
+    if (a) answer(res, a);
+    else next(error);
   };
   return [
     (req, res, next) => {
@@ -159,15 +199,17 @@ function chain(
     // The cache comes before coercion and validation: a kept answer is a 200 to this very URL, and
     // the input of a GET that takes no body is its URL alone (validate-input.ts checks path and
     // query), so validating it again could only repeat the verdict. Parsing and checking the query
-    // was 6 % of a cached search's CPU (bench/RESULTS.md).
-    // The cache and the answer check both wrap `res.send`, and the order matters: the cache's
-    // wrapper is installed first so that the answer check, installed after it and so run before it,
-    // refuses a departing answer before anything is kept.
+    // was 6 % of a cached search's CPU (bench/RESULTS.md). An answer not found is kept by `answer`,
+    // once checked, when the cache admits its key.
     (req, res, next) => {
       const { cacheBy } = options;
       if (method !== 'get' || !cacheBy || op.body.mediaTypes.length) return next();
       cache.enter(cacheBy.epoch());
-      if (!answerFromCache(res, cache, `${cacheBy.caller(res)}|${req.originalUrl}`)) next();
+      const key = `${cacheBy.caller(res)}|${req.originalUrl}`;
+      const found = answerFromCache(res, cache, key);
+      if (found === 'served') return;
+      if (found === 'keep') contextOf(res).keepAs = key;
+      next();
     },
     (req, res, next) => {
       const { input, unsent } = coerceParameters(req, op.parameters);
@@ -179,27 +221,28 @@ function chain(
       contextOf(res).contract = { input };
       next();
     },
-    (_req, res, next) => {
-      if (options.onResponseMismatch) checkAnswer(res, schemas, op, options.onResponseMismatch);
-      next();
-    },
     (req, res, next) => {
       const received = options.receive?.(req, res, operation);
-      if (received) received.then(() => next(), next);
+      if (received) received.then(() => next(), failed(req, res, next));
       else next();
     },
-    (req, res) => {
-      const { durability } = options;
-      const mark = durability?.writeMark();
-      const run = () => handler(req, res, required(res, 'contract').input);
-      const answer = durability && method !== 'get' && method !== 'head' ? durability.exclusive(run) : run();
-      const settle = (a: AnswerObject) => {
-        const flushed = mark === undefined ? undefined : options.durability?.durable(mark);
-        if (flushed) return flushed.then(() => send(res, a));
-        send(res, a);
-      };
-      if (answer instanceof Promise) return answer.then(settle);
-      return settle(answer);
+    (req, res, next) => {
+      const fail = failed(req, res, next);
+      try {
+        const { durability } = options;
+        const mark = durability?.writeMark();
+        const run = () => handler(req, res, required(res, 'contract').input);
+        const made = durability && method !== 'get' && method !== 'head' ? durability.exclusive(run) : run();
+        const settle = (a: AnswerObject) => {
+          const flushed = mark === undefined ? undefined : options.durability?.durable(mark);
+          if (flushed) return flushed.then(() => answer(res, a));
+          answer(res, a);
+        };
+        if (made instanceof Promise) made.then(settle).catch(fail);
+        else settle(made)?.catch(fail);
+      } catch (thrown) {
+        fail(thrown);
+      }
     },
   ];
 }
@@ -214,4 +257,33 @@ function proceedIf(admitted: boolean | Promise<boolean>, next: NextFunction): vo
       if (yes) next();
     }, next);
   else if (admitted) next();
+}
+
+/**
+ * The answer's JSON text, made once as `res.json` makes it (the app sets no `json replacer`,
+ * `json spaces` or `json escape`), or undefined for an answer without a body.
+ */
+const serialised = (a: AnswerObject) => (a.body === undefined ? undefined : JSON.stringify(a.body));
+
+/**
+ * Sets the answer's headers and status and, for a body, the content type `res.json` gives when the
+ * answer names none; answers the content type.
+ */
+function head(res: Response, a: AnswerObject, text: string | undefined): string {
+  if (a.headers) res.set(a.headers);
+  res.status(a.status);
+  if (text !== undefined && !res.get('Content-Type')) res.set('Content-Type', 'application/json');
+  return String(res.get('Content-Type'));
+}
+
+/**
+ * An answer made outside the contract router in the same way (the app's error middleware): the same
+ * headers, status and bytes as the router's own, without the check and the cache that are the
+ * router's.
+ */
+export function sendAnswer(res: Response, a: AnswerObject): void {
+  const text = serialised(a);
+  head(res, a, text);
+  if (text === undefined) res.end();
+  else res.send(text);
 }

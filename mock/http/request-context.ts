@@ -18,6 +18,8 @@ export interface RequestContext {
   inputProblems?: InputProblem[];
   /** What the contract router's steps hand on to the handler: the input, coerced and validated (contract.ts). */
   contract?: { input: ValidatedRequest };
+  /** The answer cache's key the answer is to be kept under, when the cache admits it (contract/cache.ts). */
+  keepAs?: string;
   /** v1: the tenant the site API key selected (v1/router.ts). */
   tenant?: TenantState;
   /** v2: the MCP key, its user and its tenant (v2/router.ts). */

@@ -48,6 +48,8 @@ export interface AdminOptions {
   /** What a reset that names no seed brings back (mock/app.ts, `start`). */
   start: StartState;
   onResponseMismatch?: Parameters<typeof contractRouter>[0]['onResponseMismatch'];
+  /** The answer to an error thrown while an answer is made (mock/app.ts), checked as answers are. */
+  answerError?: Parameters<typeof contractRouter>[0]['answerError'];
 }
 
 const tenantView = (t: TenantState) => ({
@@ -329,6 +331,7 @@ export function adminRouter(options: AdminOptions) {
     },
     invalid: (res, problems) => sendInvalid('admin', res, problems),
     onResponseMismatch: options.onResponseMismatch,
+    answerError: options.answerError,
   });
 }
 

@@ -1,21 +1,26 @@
-// Of the contract chain (../contract.ts), run after authentication (`before`), the body and `admit`,
-// before coercion (coerce.ts): a GET answer served again while what it depends on (the cache key the
-// API gives: caller, state version, virtual time) and its URL stay the same.
+// Of the contract chain (../contract.ts): a GET answer served again while what it depends on (the cache
+// key the API gives: caller, state version, virtual time) and its URL stay the same. Two functions over
+// the cache, called by the contract router: the look-up after authentication (`before`), the body and
+// `admit`, before coercion (coerce.ts); and the keeping of the answer the handler made, once it passed
+// the answer check — no wrapper of `res.send`.
 import type { Response } from 'express';
 import type { Answer, AnswerCache } from '../answer-cache.ts';
 
 /**
- * Answers from the cache and tells so (true), or, when the cache admits the key (answer-cache.ts),
- * arranges for the 200 answer about to be sent to be kept under it (false).
+ * What the look-up found: an answer kept and sent now (`served`), or none, and then whether the
+ * answer about to be made is to be kept (`keep`: the cache admits the key, answer-cache.ts) or not
+ * (`make`).
  */
-export function answerFromCache(res: Response, cache: AnswerCache, key: string): boolean {
+export type CacheLookup = 'served' | 'keep' | 'make';
+
+/** Answers from the cache under `key` when it holds an answer; otherwise tells whether to keep the next. */
+export function answerFromCache(res: Response, cache: AnswerCache, key: string): CacheLookup {
   const hit = cache.get(key);
   if (hit) {
     sendKept(res, hit);
-    return true;
+    return 'served';
   }
-  if (cache.admits(key)) rememberAnswer(res, (answer) => cache.set(key, answer));
-  return false;
+  return cache.admits(key) ? 'keep' : 'make';
 }
 
 /**
@@ -40,18 +45,16 @@ function sendKept(res: Response, hit: Answer): void {
   else res.end(hit.body);
 }
 
-/** Hands a 200 answer's body to `keep` as it is sent. */
-export function rememberAnswer(res: Response, keep: (answer: Answer) => void): void {
-  const send = res.send.bind(res);
-  res.send = (body?: unknown) => {
-    res.send = send;
-    if (res.statusCode !== 200 || typeof body !== 'string') return send(body);
-    // Kept as Express would send it: it encodes a string answer of 1 000 characters or more on
-    // every send, so those are kept as bytes, and the same bytes are sent now rather than encoded
-    // twice; a shorter one stays a string, which Node writes in one piece with the headers where
-    // bytes would be a second buffer of the socket's write (measured per request, bench/RESULTS.md).
-    const kept = body.length < 1000 ? body : Buffer.from(body);
-    keep({ type: String(res.get('content-type') ?? 'application/json'), body: kept });
-    return send(kept);
-  };
+/**
+ * Keeps a 200 answer under `key`, its JSON text as serialised once (`type` its content type), and
+ * returns what to send: the same text or the same bytes. Kept as Express would send it: it encodes a
+ * string answer of 1 000 characters or more on every send, so those are kept as bytes, and the same
+ * bytes are sent now rather than encoded twice; a shorter one stays a string, which Node writes in
+ * one piece with the headers where bytes would be a second buffer of the socket's write (measured per
+ * request, bench/RESULTS.md).
+ */
+export function keepAnswer(cache: AnswerCache, key: string, type: string, text: string): string | Buffer {
+  const kept = text.length < 1000 ? text : Buffer.from(text);
+  cache.set(key, { type, body: kept });
+  return kept;
 }

@@ -1,7 +1,7 @@
-// Of the contract chain (../contract.ts), in tests: installed after validation (validate-input.ts),
-// before `receive` and the handler, and run when the answer is sent, before the cache (cache.ts) keeps
-// it: each JSON answer checked against the responses its operation documents, its schema and, for an
-// error, the codes the response lists (`x-error-codes`).
+// The answer check of the contract chain (../contract.ts), in tests: each JSON answer, as the handler's
+// value, checked against the responses its operation documents, its schema and, for an error, the codes
+// the response lists (`x-error-codes`); the contract router reports a departure instead of sending the
+// answer, before the cache (cache.ts) could keep it.
 // Which response an operation documents for a status is resolved here once (`documentedResponse`),
 // for this check and for the request journal's verdict (../journal/verdict.ts).
 import type { Response } from 'express';
@@ -40,18 +40,21 @@ export function documentedResponse(
   return { key, response: resolveRef(spec, response), schemaAt };
 }
 
-/** Why a JSON answer (its text as sent) departs from the operation's documented responses; empty when it does not. */
-export function answerMismatches(
+/**
+ * Why a JSON answer departs from the operation's documented responses; empty when it does not.
+ * `body` is the handler's value itself, checked before it is serialised (the answer is turned into
+ * text once, by the contract router, for the wire, the cache and the journal alike).
+ */
+export function checkAnswer(
   schemas: SpecSchemas,
   op: Pick<CompiledOperation, 'operation' | 'path' | 'method'>,
   status: number,
-  text: string,
+  body: unknown,
 ): string[] {
   const documented = documentedResponse(schemas.spec, op, status);
   if (!documented) return [`status ${status} is not documented`];
   if (!documented.response?.content?.['application/json']?.schema)
     return [`status ${status} documents no JSON body`];
-  const body = JSON.parse(text);
   const errors = schemas.errors(documented.schemaAt, body);
   if (errors.length) return errors.map((e) => `${e.instancePath || '/'}: ${e.message}`);
   // The error-code catalogue: an error answer carries a code its response documents.
@@ -60,28 +63,4 @@ export function answerMismatches(
   if (codes && !codes.includes(code as string))
     return [`code ${code} is not documented for status ${status} (x-error-codes: ${codes.join(', ')})`];
   return [];
-}
-
-/**
- * Wraps `res.send` so that the JSON answer (`res.json` or a serialised body) is checked before it
- * goes out; a departure goes to `report` instead of the answer.
- */
-export function checkAnswer(
-  res: Response,
-  schemas: SpecSchemas,
-  op: Pick<CompiledOperation, 'operation' | 'path' | 'method'>,
-  report: MismatchReport,
-): void {
-  const send = res.send.bind(res);
-  res.send = (body?: unknown) => {
-    // The report answers through res.send too: it is not checked again.
-    res.send = send;
-    if (typeof body !== 'string' || !String(res.get('content-type') ?? '').includes('json'))
-      return send(body);
-    const status = res.statusCode;
-    const errors = answerMismatches(schemas, op, status, body);
-    if (!errors.length) return send(body);
-    report(res, status, errors, op.operation);
-    return res;
-  };
 }

@@ -3,6 +3,11 @@
 // a note), and the answer's bytes as they are written — by hooking `write` and `end` on the app's
 // response prototype, once — until `end` hands the whole to the journal as a `Stored` request. Only
 // what is cheap happens here; shaping for reading waits for the first read (view.ts).
+// One capture for every answer, the contract router's too: answers of no contract (404s, 405s,
+// refusals, the error middleware's, pages, the Host check) need it anyway, and `end` is where a shared
+// journal holds the answer until its row is committed. A contract answer reaches it as the one string
+// the router serialised (../contract.ts, `answer`), kept as written — no copy and no second path that
+// would restate Express's HEAD and 304 rules to know what went on the wire.
 import type { Request, Response } from 'express';
 import { MCP_TOOL_HEADER, MCP_USER_AGENT } from '../../../lib/mcp-headers.ts';
 import { apiOf } from '../apis.ts';

@@ -22,9 +22,11 @@ export interface V1Options {
   spec: Record<string, unknown>;
   platform: Platform;
   onResponseMismatch?: Parameters<typeof contractRouter>[0]['onResponseMismatch'];
+  /** The answer to an error thrown while an answer is made (mock/app.ts), checked as answers are. */
+  answerError?: Parameters<typeof contractRouter>[0]['answerError'];
 }
 
-export function v1Router({ spec, platform, onResponseMismatch }: V1Options) {
+export function v1Router({ spec, platform, onResponseMismatch, answerError }: V1Options) {
   const tenant = (res: Response) => required(res, 'tenant');
   const id = (res: Response) => tenant(res).id;
   const run = platform.run.bind(platform);
@@ -151,5 +153,6 @@ export function v1Router({ spec, platform, onResponseMismatch }: V1Options) {
     // A read answers the same until the state or the virtual second changes.
     cacheBy: { epoch: () => `${platform.version}|${platform.now()}`, caller: (res) => tenant(res).id },
     onResponseMismatch,
+    answerError,
   });
 }

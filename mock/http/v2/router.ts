@@ -35,6 +35,8 @@ export interface V2Options {
   /** The failed logins, when they are counted in a shared store. */
   failedLogins?: FailedLoginLimiter;
   onResponseMismatch?: Parameters<typeof contractRouter>[0]['onResponseMismatch'];
+  /** The answer to an error thrown while an answer is made (mock/app.ts), checked as answers are. */
+  answerError?: Parameters<typeof contractRouter>[0]['answerError'];
 }
 
 /** The tool definitions' needs, for the capabilities filter (mcp-schema/, read once). */
@@ -66,6 +68,7 @@ export function v2Router({
   rateLimiter,
   failedLogins,
   onResponseMismatch,
+  answerError,
 }: V2Options) {
   const pipeline = new Pipeline(platform, limits, rateLimiter, failedLogins);
   platform.onLoad(() => platform.alongside(() => pipeline.forgetCounters()));
@@ -305,6 +308,7 @@ export function v2Router({
         : undefined,
     invalid: (res, problems) => sendInvalid('v2', res, problems),
     onResponseMismatch,
+    answerError,
     // A read answers the same for the same key until the state or the virtual second changes; the
     // pipeline (auth, limits, lastUsedAt) still runs for every request.
     cacheBy: { epoch: () => `${platform.version}|${platform.now()}`, caller: (res) => caller(res).key.id },
