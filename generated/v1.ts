@@ -650,7 +650,7 @@ export interface components {
         };
         /**
          * Format: email
-         * @description An e-mail address as the platform accepts one: the JSON Schema `email` format, which `pattern` spells out for a validator that does not check formats. A local part of letters, digits and ``!#$%&'*+/=?^_`{|}~-`` in dot-separated runs, `@`, and a domain of at least two dot-separated labels of letters, digits and inner hyphens (`anna@example.com`; `anna@localhost`, `0@com` and `a b@example.com` are refused). Letters in either case. The seed shows only "invalid e-mail format"; this rule is the kit's.
+         * @description An e-mail address as the platform accepts one: the JSON Schema `email` format, which `pattern` spells out for a validator that does not check formats. A local part of letters, digits and ``!#$%&'*+/=?^_`{|}~-`` in dot-separated runs, `@`, and a domain of at least two dot-separated labels of letters, digits and inner hyphens (`anna@example.com`; `anna@localhost`, `0@com` and `a b@example.com` are refused). Letters in either case, at most 254 characters (RFC 5321's longest path, less its angle brackets), as every API of the kit takes an address: v1 and the admin API's users, v2's e-mail change and search. The seed shows only "invalid e-mail format"; this rule is the kit's.
          * @example anna.schmidt@example.com
          */
         EmailAddress: string;

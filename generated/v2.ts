@@ -814,7 +814,7 @@ export interface components {
     schemas: {
         /**
          * Format: email
-         * @description An e-mail address as the platform accepts one: the JSON Schema `email` format, which `pattern` spells out for a validator that does not check formats. A local part of letters, digits and ``!#$%&'*+/=?^_`{|}~-`` in dot-separated runs, `@`, and a domain of at least two dot-separated labels of letters, digits and inner hyphens (`anna@example.com`; `anna@localhost`, `0@com` and `a b@example.com` are refused). Letters in either case. The seed shows only "invalid e-mail format"; this rule is the kit's.
+         * @description An e-mail address as the platform accepts one: the JSON Schema `email` format, which `pattern` spells out for a validator that does not check formats. A local part of letters, digits and ``!#$%&'*+/=?^_`{|}~-`` in dot-separated runs, `@`, and a domain of at least two dot-separated labels of letters, digits and inner hyphens (`anna@example.com`; `anna@localhost`, `0@com` and `a b@example.com` are refused). Letters in either case, at most 254 characters (RFC 5321's longest path, less its angle brackets), as every API of the kit takes an address: v1 and the admin API's users, v2's e-mail change and search. The seed shows only "invalid e-mail format"; this rule is the kit's.
          * @example anna.schmidt@example.com
          */
         EmailAddress: string;
@@ -1651,7 +1651,7 @@ export interface components {
         /** @description Body of an e-mail change; shape `{email}` assumed. */
         ChangeUserEmailRequest: {
             /**
-             * @description The new e-mail address. At most 254 characters (RFC 5321); the bound is assumed. Checked as the JSON Schema `email` format with a domain that has a dot, as v1 checks it.
+             * @description The new e-mail address, as v1 takes one (`EmailAddress`: at most 254 characters, RFC 5321; the bound is assumed).
              * @example lena.new@example.com
              */
             email: components["schemas"]["EmailAddress"];

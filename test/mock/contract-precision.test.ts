@@ -242,6 +242,29 @@ describe('the e-mail rule is a pattern in the contracts (seed 001, Users: 400 "i
     expect(pattern.test(email)).toBe(byFormat);
   });
 
+  it('one length for every API: an address v1 takes (254 characters) is one v2 searches and changes to; 255 is refused by both', async () => {
+    expect(rule.maxLength).toBe(254);
+    const longest = `${'a'.repeat(64)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(53)}.example`;
+    expect(longest).toHaveLength(254);
+    expect(pattern.test(longest)).toBe(true);
+    const created = await h.v1('/users', {
+      method: 'POST',
+      json: { name: 'Longest', email: longest, password: 'correct horse', roleAlias: 'learner' },
+    });
+    expect(created.status).toBe(201);
+    const found = await h.v2(`/users?query=${encodeURIComponent(longest)}`);
+    expect(found.status).toBe(200);
+    expect(found.body.users.map((u: { email: string }) => u.email)).toContain(longest);
+    const tooLong = `x${longest}`;
+    const v1 = await h.v1('/users', {
+      method: 'POST',
+      json: { name: 'Too long', email: tooLong, password: 'correct horse', roleAlias: 'learner' },
+    });
+    expect(v1.status).toBe(400);
+    const v2 = await h.v2('/users/7/email/change', { method: 'POST', json: { email: tooLong } });
+    expect(v2).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR' } });
+  });
+
   it('a validator that reads the pattern alone refuses what the mock refuses: v2 change_user_email and admin createTenant', async () => {
     expect(pattern.test('lena@localhost')).toBe(false);
     expect(pattern.test('0@com')).toBe(false);
