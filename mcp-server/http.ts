@@ -71,11 +71,18 @@ export interface HttpOptions {
    */
   trustProxy?: string | TrustProxy;
   /**
-   * The key a request that sends no `X-MCP-Key` acts with (startMcpServer's `key`; the command has
-   * none over HTTP). Whoever reaches the port acts as its owner.
+   * The key a request from this machine that sends no `X-MCP-Key` acts with (startMcpServer's `key`;
+   * the command has none over HTTP). A request from another machine never acts with it: on a server
+   * listening beyond loopback it must send its own key.
    */
   defaultKey?: string;
 }
+
+/** The connection's peer is this machine (never a forwarded address: the key is this process's own). */
+const fromLoopback = (req: Request) => {
+  const peer = req.socket.remoteAddress ?? '';
+  return peer === '::1' || peer.startsWith('127.') || peer.startsWith('::ffff:127.');
+};
 
 const LOCAL_ORIGIN = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/;
 
@@ -186,7 +193,7 @@ export function createHttpApp(options: HttpOptions) {
     // Everything that can be known before the body is checked before it is read: a refused request's
     // body is never buffered (Node reads what still comes and drops it), so clients without a key
     // cost the server no memory, however many send bodies, and JSON-RPC ids are unknown here (null).
-    const key = req.get('x-mcp-key') || options.defaultKey;
+    const key = req.get('x-mcp-key') || (fromLoopback(req) ? options.defaultKey : undefined);
     if (!key) {
       res.set('WWW-Authenticate', CHALLENGE);
       return rpcError(res, 401, RpcCode.KeyRefused, 'Send your MCP key in the X-MCP-Key header.');

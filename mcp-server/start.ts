@@ -23,10 +23,10 @@ export interface McpServerOptions {
   /** The platform whose `/api/v2` the tools call: a mock's `url`, or a deployment's origin. */
   baseUrl: string;
   /**
-   * The MCP key a request acts with when it sends no `X-MCP-Key` (a request that sends one acts
-   * with its own), and the key `client()` connects with when given none. Default: none, and every
-   * request must send its key, as with `lmskit mcp --http`. Whoever reaches the port acts as this
-   * key's owner: keep such a server on loopback.
+   * The MCP key a request from this machine acts with when it sends no `X-MCP-Key` (a request that
+   * sends one acts with its own), and the key `client()` connects with when given none. Default: none,
+   * and every request must send its key, as with `lmskit mcp --http`. A request from another machine
+   * (a server listening beyond loopback) never acts with it.
    */
   key?: string;
   /** Port to listen on; 0 (the default) picks a free one. */
@@ -97,6 +97,20 @@ export async function startMcpServer(options = {} as McpServerOptions): Promise<
     return refuse(
       (error as Error).message.replace('--upload-root', 'uploadRoot').replace('--trust-proxy', 'trustProxy'),
     );
+  }
+
+  if (listensEverywhere(host)) {
+    const but = [
+      ...(options.allowedHosts?.length
+        ? []
+        : [
+            `only requests whose Host is ${[...new Set(allowedHosts)].join(', ')} are served; name the others in allowedHosts`,
+          ]),
+      ...(key
+        ? ['requests from other machines must send their own X-MCP-Key (`key` acts for this machine only)']
+        : []),
+    ];
+    if (but.length) console.warn(`startMcpServer: listening on every interface, but ${but.join('; ')}`);
   }
 
   // Connections of its own to the platform, so stop() closes them; the command's are the process's.

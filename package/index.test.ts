@@ -2,7 +2,8 @@
 // mocks that do not see each other, the seed and clock choices, the typed admin client, stop(), bad
 // options refused with a sentence, and the conformance suite run from code. The same API from an
 // installed package: test/package/outside.test.ts.
-import { afterEach, describe, expect, it } from 'vitest';
+import { networkInterfaces } from 'node:os';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { toolNames, toolNamesOf } from '../lib/tool-schemas.ts';
 import { DEMO_SITE_API_KEY, demoMcpKey } from '../mock/seed/demo.ts';
 import { type McpClient, type Mock, runConformance, startMcpServer, startMock } from './index.ts';
@@ -32,7 +33,31 @@ const now = async (mock: Mock) => (await mock.admin.GET('/clock')).data?.now ?? 
 
 const newUser = (email: string) => ({ name: 'Ines', email, password: 'secret123', roleAlias: 'learner' });
 
+/** An address of this machine other than loopback, if it has one: where another machine would connect. */
+const otherAddress = Object.values(networkInterfaces())
+  .flat()
+  .find((a) => a && a.family === 'IPv4' && !a.internal)?.address;
+
 describe('startMock', () => {
+  it.each([
+    ['a one-character adminToken', 'x'],
+    ['an adminToken with a space', 'long enough token with spaces'],
+  ])('refuses %s as the command refuses --admin-token', async (_, adminToken) => {
+    await expect(startMock({ adminToken })).rejects.toThrow(
+      /^startMock: adminToken takes 16 to 1024 printable ASCII characters without spaces/,
+    );
+  });
+
+  it('says so when it listens on every interface, as the command does', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      await start({ host: '0.0.0.0' });
+      expect(warn).toHaveBeenCalledWith(expect.stringMatching(/^startMock: listening on every interface/));
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
   it('gives the demo tenant with its site key and MCP keys on a free loopback port', async () => {
     const mock = await start();
     expect(mock.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -388,6 +413,31 @@ describe('startMcpServer and mock.mcpClient: the tool server in-process', () => 
       },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
+
+  it.skipIf(!otherAddress)(
+    'on every interface, a request from another machine without X-MCP-Key is refused 401: `key` acts for this machine only',
+    async () => {
+      const mock = await start();
+      const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+      const tools = await startMcpServer({
+        baseUrl: mock.url,
+        key: mock.mcpKeys.read,
+        host: '0.0.0.0',
+        allowedHosts: [otherAddress as string],
+      });
+      try {
+        expect(warn).toHaveBeenCalledWith(expect.stringMatching(/must send their own X-MCP-Key/));
+        const port = new URL(tools.url).port;
+        expect((await jsonRpc(`http://${otherAddress}:${port}/mcp`)).status).toBe(401);
+        const own = await jsonRpc(`http://${otherAddress}:${port}/mcp`, { 'x-mcp-key': mock.mcpKeys.read });
+        expect(own.status).toBe(200);
+        expect((await jsonRpc(`http://127.0.0.1:${port}/mcp`)).status).toBe(200);
+      } finally {
+        warn.mockRestore();
+        await tools.stop();
+      }
+    },
+  );
 
   it('serves each key its own tools; a request without X-MCP-Key acts with `key`, one with it with its own', async () => {
     const mock = await start();

@@ -6,11 +6,13 @@ import { totalmem } from 'node:os';
 import { join } from 'node:path';
 import { getHeapStatistics } from 'node:v8';
 import { type AdminClient, createAdminClient } from '../lib/admin-client.ts';
+import { listensEverywhere } from '../lib/allowed-hosts.ts';
 import { ROOT } from '../lib/paths.ts';
 import { type McpServer, startMcpServer } from '../mcp-server/start.ts';
 import { VirtualClock } from '../mock/domain/clock.ts';
 import type { TenantData } from '../mock/domain/model.ts';
 import { Platform, type RunSettings, type SeedLoader } from '../mock/domain/platform.ts';
+import { adminTokenProblem } from '../mock/http/admin/token.ts';
 import { mockAllowedHosts } from '../mock/http/hosts.ts';
 import { MAX_JOURNAL_SIZE } from '../mock/http/journal.ts';
 import { DEMO_TENANT, liveDemoKeys, START } from '../mock/seed/demo.ts';
@@ -66,6 +68,11 @@ export async function startMock(options: MockOptions = {}): Promise<Mock> {
     );
   }
 
+  if (listensEverywhere(host) && !options.allowedHosts?.length)
+    console.warn(
+      `startMock: listening on every interface, but only requests whose Host is ${allowedHosts.join(', ')} are served; name the others in allowedHosts`,
+    );
+
   const start = startingState(options, seedName);
   const platform = new Platform(
     new VirtualClock({ start: start.state?.now ?? START, frozen: clock === 'frozen' }),
@@ -76,7 +83,10 @@ export async function startMock(options: MockOptions = {}): Promise<Mock> {
   // A shared store (docs/mock.md, Shared sandbox): this mock makes the platform there, or joins it.
   const store =
     options.store === undefined ? undefined : (await PostgresStore.open(options.store, platform)).store;
-  const adminToken = options.adminToken || randomBytes(16).toString('hex');
+  // The rules of the command's --admin-token: a token a caller could guess, or never match, is refused.
+  const tokenProblem = options.adminToken === undefined ? null : adminTokenProblem(options.adminToken);
+  if (tokenProblem) throw new Error(`startMock: ${tokenProblem.replace('--admin-token', 'adminToken')}`);
+  const adminToken = options.adminToken ?? randomBytes(16).toString('hex');
   let running: RunningMock;
   try {
     running = await startServer({
