@@ -2391,7 +2391,9 @@ export interface components {
             /**
              * @description A JSON value the request's JSON body must match: an object matches an object holding at least
              *     its properties, each matching in turn; an array matches an array of the same length, item by
-             *     item; anything else matches an equal value. A request without a JSON body never matches.
+             *     item; anything else matches an equal value. A request without a JSON body never matches. At
+             *     most 1000 values (objects, arrays and scalars, counted through the nesting): it is compared
+             *     with the body of every request the fault could apply to.
              * @example {
              *       "email": "ines@example.com"
              *     }

@@ -58,9 +58,13 @@ export const apiNamed = (name: ApiName): Api => APIS.find((a) => a.name === name
 /** Where the APIs are served, in the table's order. */
 export const API_PREFIXES = APIS.map((a) => a.prefix);
 
-/** Which API a request path belongs to: `other` for `/`, the console, the docs and any other path. */
+/**
+ * Which API a request path belongs to: `other` for `/`, the console, the docs and any other path. In
+ * any case, as the router routes it (Express's routing ignores case: `/__ADMIN/faults` is the admin API).
+ */
 export function apiOf(path: string): ApiName | 'other' {
-  for (const a of APIS) if (path.startsWith(a.prefix)) return a.name;
+  const lower = path.toLowerCase();
+  for (const a of APIS) if (lower.startsWith(a.prefix)) return a.name;
   return 'other';
 }
 

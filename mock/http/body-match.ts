@@ -5,19 +5,43 @@
 // vitest's and Jest's `toMatchObject`, which the tests that use it already know.
 
 /** Whether `value` matches `pattern`. */
-export function matchesJson(value: unknown, pattern: unknown): boolean {
-  if (Array.isArray(pattern))
-    return (
-      Array.isArray(value) &&
-      value.length === pattern.length &&
-      pattern.every((item, i) => matchesJson(value[i], item))
-    );
-  if (pattern !== null && typeof pattern === 'object') {
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
-    const record = value as Record<string, unknown>;
-    return Object.entries(pattern as Record<string, unknown>).every(
-      ([name, item]) => Object.hasOwn(record, name) && matchesJson(record[name], item),
-    );
+export const matchesJson = (value: unknown, pattern: unknown): boolean => jsonMatcher(pattern)(value);
+
+/** The most values (objects, arrays and scalars, counted through the nesting) a pattern may hold. */
+export const MAX_PATTERN_VALUES = 1000;
+
+/** How many values `pattern` holds, counting no further than `MAX_PATTERN_VALUES + 1`. */
+export function patternSize(pattern: unknown, limit = MAX_PATTERN_VALUES + 1): number {
+  let count = 0;
+  const stack = [pattern];
+  while (stack.length && count < limit) {
+    const value = stack.pop();
+    count++;
+    if (Array.isArray(value)) stack.push(...value);
+    else if (value !== null && typeof value === 'object') stack.push(...Object.values(value));
   }
-  return value === pattern;
+  return count;
+}
+
+/**
+ * `matchesJson(·, pattern)` made once: the pattern's properties are listed when it is made, not on
+ * every request, and a request's body is walked only as far as the first value that does not match.
+ */
+export function jsonMatcher(pattern: unknown): (value: unknown) => boolean {
+  if (Array.isArray(pattern)) {
+    const items = pattern.map(jsonMatcher);
+    return (value) =>
+      Array.isArray(value) && value.length === items.length && items.every((match, i) => match(value[i]));
+  }
+  if (pattern !== null && typeof pattern === 'object') {
+    const properties = Object.entries(pattern as Record<string, unknown>).map(
+      ([name, item]) => [name, jsonMatcher(item)] as const,
+    );
+    return (value) => {
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+      const record = value as Record<string, unknown>;
+      return properties.every(([name, match]) => Object.hasOwn(record, name) && match(record[name]));
+    };
+  }
+  return (value) => value === pattern;
 }

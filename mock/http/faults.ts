@@ -7,7 +7,7 @@ import type { components } from '../../generated/admin.ts';
 import { MCP_TOOL_HEADER } from '../../lib/mcp-headers.ts';
 import type { SharedLog } from '../domain/platform.ts';
 import { apiOf } from './apis.ts';
-import { matchesJson } from './body-match.ts';
+import { jsonMatcher } from './body-match.ts';
 import { jsonBody } from './json-body.ts';
 import { contextOf } from './request-context.ts';
 
@@ -33,14 +33,18 @@ export interface Fault {
   latencyMs: number | null;
 }
 
-/** Whether `req` is one `fault` applies to, its body aside (that is read only when it comes to that). */
+/**
+ * Whether `req` is one `fault` applies to, its body aside (that is read only when it comes to that).
+ * Paths are compared in lower case, as the router routes them (Express's routing ignores case: a
+ * request to `/OPENAPI/V1/courses` is answered by v1).
+ */
 function matchesHead(fault: Fault, req: Request): boolean {
   if (fault.method !== null && fault.method !== req.method) return false;
-  if (
-    fault.path !== null &&
-    !(fault.path.endsWith('*') ? req.path.startsWith(fault.path.slice(0, -1)) : req.path === fault.path)
-  )
-    return false;
+  if (fault.path !== null) {
+    const path = req.path.toLowerCase();
+    const wanted = fault.path.toLowerCase();
+    if (!(wanted.endsWith('*') ? path.startsWith(wanted.slice(0, -1)) : path === wanted)) return false;
+  }
   if (fault.tool !== null && req.get(MCP_TOOL_HEADER) !== fault.tool) return false;
   const { query, headers } = fault.match ?? {};
   for (const [name, value] of Object.entries(query ?? {})) {
@@ -67,6 +71,8 @@ type FaultChange =
 export class FaultInjector {
   readonly inForce: Fault[] = [];
   private faultSeq = 0;
+  /** Each body pattern made into a matcher once (body-match.ts), by the fault's id. */
+  private readonly bodyMatchers = new Map<string, (body: unknown) => boolean>();
   /** Reads a JSON body for a fault that matches on it, as the contract router would (1 MB, depth 64). */
   private readonly readBody = jsonBody();
   /** Applies a change here; with a shared store, logs it for every replica too (`share`). */
@@ -113,6 +119,15 @@ export class FaultInjector {
     this.change(options.restart ? { clear: true, restart: true } : { clear: true });
   }
 
+  private bodyMatcher(fault: Fault): (body: unknown) => boolean {
+    let match = this.bodyMatchers.get(fault.id);
+    if (!match) {
+      match = jsonMatcher(fault.match?.body);
+      this.bodyMatchers.set(fault.id, match);
+    }
+    return match;
+  }
+
   private applyChange(change: FaultChange): Fault | undefined {
     if ('add' in change) {
       const fault: Fault = { id: `fault_${++this.faultSeq}`, ...change.add };
@@ -121,24 +136,31 @@ export class FaultInjector {
     }
     if ('clear' in change) {
       this.inForce.length = 0;
+      this.bodyMatchers.clear();
       if (change.restart) this.faultSeq = 0;
       return undefined;
     }
     const index = this.inForce.findIndex((f) => f.id === ('remove' in change ? change.remove : change.spend));
     const fault = this.inForce[index];
     if (!fault) return undefined;
-    if ('remove' in change || --fault.remaining <= 0) this.inForce.splice(index, 1);
+    if ('remove' in change || --fault.remaining <= 0) {
+      this.inForce.splice(index, 1);
+      this.bodyMatchers.delete(fault.id);
+    }
     return fault;
   }
 
   /**
    * Answers a request with an injected fault when one matches (the oldest first); the platform never
-   * sees such a request. The admin API itself is exempt, so faults can always be cleared. A fault
+   * sees such a request. Faults apply to v1, v2 and the tool server's calls only: the admin API is
+   * exempt, so faults can always be cleared, and so are `/`, the console and the docs. A fault
    * that matches on the body needs the body read here, before the request's credentials are checked:
    * only when everything else about the request matches it (docs/mock.md, "Driving it from tests").
    */
   injectFaults = (req: Request, res: Response, next: NextFunction) => {
-    if (this.inForce.length === 0 || apiOf(req.path) === 'admin') return next();
+    if (this.inForce.length === 0) return next();
+    const api = apiOf(req.path);
+    if (api === 'admin' || api === 'other') return next();
     const candidates = this.inForce.filter((f) => matchesHead(f, req));
     if (candidates.length === 0) return next();
     if (!candidates.some(wantsBody)) return this.apply(candidates[0] as Fault, req, res, next);
@@ -146,7 +168,7 @@ export class FaultInjector {
       if (error) return next(error);
       // Faults may have run out or been removed while the body arrived.
       const fault = candidates.find(
-        (f) => this.inForce.includes(f) && (!wantsBody(f) || matchesJson(req.body, f.match?.body)),
+        (f) => this.inForce.includes(f) && (!wantsBody(f) || this.bodyMatcher(f)(req.body)),
       );
       if (!fault) return next();
       this.apply(fault, req, res, next);

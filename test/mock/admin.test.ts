@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Backend, MCP_TOOL_HEADER, MCP_USER_AGENT } from '../../mcp-server/backend.ts';
 import { ToolRunner } from '../../mcp-server/tools.ts';
 import { WebhookDispatcher } from '../../mock/webhooks/dispatcher.ts';
-import { DEMO_SITE_API_KEY, type Harness, startHarness, WRITE_KEY } from './harness.ts';
+import { ADMIN_TOKEN, DEMO_SITE_API_KEY, type Harness, startHarness, WRITE_KEY } from './harness.ts';
 
 let h: Harness;
 beforeAll(async () => {
@@ -257,6 +257,37 @@ describe('journal and faults', () => {
     expect((await h.v1('/courses/3')).status).toBe(500);
     await h.admin('/faults', { method: 'DELETE' });
     expect((await h.v1('/courses/3')).status).toBe(200);
+  });
+
+  it('applies to v1, v2 and the tool server only, with paths in any case as the router routes them: `/`, the admin API in capitals stay reachable under a fault on /* (admin API, Faults)', async () => {
+    await h.admin('/faults', { method: 'POST', json: { method: 'GET', path: '/*', count: 100, status: 503 } });
+    try {
+      expect((await h.v1('/courses/3')).status).toBe(503);
+      expect(
+        (await fetch(`${h.base}/OPENAPI/V1/courses/3`, { headers: { 'x-api-key': DEMO_SITE_API_KEY } }))
+          .status,
+      ).toBe(503);
+      expect((await fetch(`${h.base}/`)).status).toBe(200);
+      const admin = await fetch(`${h.base}/__ADMIN/faults`, {
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+      });
+      expect(admin.status).toBe(200);
+    } finally {
+      await h.admin('/faults', { method: 'DELETE' });
+    }
+  });
+
+  it('refuses a body pattern of more than 1000 values with 400, adding nothing (admin API, FaultMatch: it is compared with every request)', async () => {
+    const big = Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`k${i}`, i]));
+    const refused = await h.admin('/faults', {
+      method: 'POST',
+      json: { method: 'POST', path: '/openapi/v1/users', match: { body: big }, status: 409 },
+    });
+    expect(refused).toMatchObject({
+      status: 400,
+      body: { code: 'VALIDATION_ERROR', error: expect.stringContaining('1000 values') },
+    });
+    expect((await h.admin('/faults')).body.faults).toEqual([]);
   });
 
   it('numbers faults from fault_1 again after a reset, which leaves nothing to the next test (admin API, resetState)', async () => {

@@ -11,6 +11,7 @@ import type { Platform, Snapshot } from '../../domain/platform.ts';
 import type { TenantState } from '../../domain/tenant-state.ts';
 import { prepareFixture } from '../../seed/fixtures.ts';
 import { sendInvalid } from '../apis.ts';
+import { MAX_PATTERN_VALUES, patternSize } from '../body-match.ts';
 import { ROUTED_METHODS } from '../contract/operations.ts';
 import { contractRouter, type InputProblem } from '../contract.ts';
 import { errorAnswer, sendError } from '../error-body.ts';
@@ -260,6 +261,13 @@ export function adminRouter(options: AdminOptions) {
           status: 409,
           code: 'TOO_MANY_FAULTS',
           message: `At most ${MAX_FAULTS} faults are in force at a time; clear some with DELETE /__admin/faults.`,
+        });
+      // A pattern is compared with the body of every request its fault could apply to: bounded.
+      if (body.match?.body !== undefined && patternSize(body.match.body) > MAX_PATTERN_VALUES)
+        return errorAnswer({
+          status: 400,
+          code: 'VALIDATION_ERROR',
+          message: `Invalid request: body.match.body may hold at most ${MAX_PATTERN_VALUES} values (objects, arrays and scalars, counted through the nesting).`,
         });
       const fault = faults.addFault({
         method: body.method ?? null,
