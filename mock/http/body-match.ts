@@ -10,19 +10,6 @@ export const matchesJson = (value: unknown, pattern: unknown): boolean => jsonMa
 /** The most values (objects, arrays and scalars, counted through the nesting) a pattern may hold. */
 export const MAX_PATTERN_VALUES = 1000;
 
-/** How many values `pattern` holds, counting no further than `MAX_PATTERN_VALUES + 1`. */
-export function patternSize(pattern: unknown, limit = MAX_PATTERN_VALUES + 1): number {
-  let count = 0;
-  const stack = [pattern];
-  while (stack.length && count < limit) {
-    const value = stack.pop();
-    count++;
-    if (Array.isArray(value)) stack.push(...value);
-    else if (value !== null && typeof value === 'object') stack.push(...Object.values(value));
-  }
-  return count;
-}
-
 /**
  * `matchesJson(·, pattern)` made once: the pattern's properties are listed when it is made, not on
  * every request, and a request's body is walked only as far as the first value that does not match.

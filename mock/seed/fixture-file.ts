@@ -6,6 +6,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import { parse as parseYaml } from 'yaml';
+import { countValues } from '../../lib/json-values.ts';
 import { SpecSchemas } from '../../lib/openapi-schemas.ts';
 import { bundlePath } from '../../lib/paths.ts';
 import { DomainError } from '../domain/errors.ts';
@@ -15,6 +16,8 @@ import { buildFixture, type Fixture, type PreparedFixture, prepareFixture } from
 
 /** The largest fixtures file read: a thousand times the docs' example, far below what the schema's bounds allow. */
 export const MAX_FIXTURE_FILE_BYTES = 4 * 2 ** 20;
+/** The most values (objects, arrays, scalars) fixtures hold once expanded: a 4 MB file of JSON holds fewer. */
+export const MAX_FIXTURE_VALUES = 500_000;
 
 /** Fixtures that cannot be loaded: the message names the entry and the field, or the file's problem. */
 export class FixtureProblem extends Error {
@@ -118,6 +121,12 @@ export function fixturesFrom(
   const value = typeof source === 'string' ? readFixtureFile(source) : source;
   // A file's problems name the file first: `fixtures.yaml: tenants[0].users[2].email: …`.
   const from = typeof source === 'string' ? `${source}: ` : '';
+  // YAML's aliases (and an object's shared parts) repeat a part without its bytes: the bound is on
+  // what the fixtures hold once expanded, as much as a 4 MB file of JSON could.
+  if (countValues(value, MAX_FIXTURE_VALUES + 1) > MAX_FIXTURE_VALUES)
+    throw new FixtureProblem(
+      `${from}the fixtures hold more than ${MAX_FIXTURE_VALUES} values once their aliases are expanded; a fixture holds at most that many, as a 4 MB file of JSON could`,
+    );
   const problems = adminSchemaProblems('Fixture', value);
   if (problems.length) throw new FixtureProblem(`${from}${problems.slice(0, 10).join('; ')}`);
   try {

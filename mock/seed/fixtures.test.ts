@@ -2,7 +2,7 @@
 // `Fixture` schema, built through the domain's own rules, deterministic, with secrets only as hashes in
 // what a load logs; every problem names the entry and the field. The example in docs/ is loaded
 // here, so it stays valid.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -505,6 +505,29 @@ describe('fixtures files', () => {
     expect(() => readFixtureFile(file('bomb.yaml', `${lines.join('\n')}\n`))).toThrow(
       /is not YAML: .*alias/i,
     );
+  });
+});
+
+describe('what fixtures expand to is bounded, not only their bytes (docs/mock.md, Fixtures)', () => {
+  it('refuses a small file that repeats a large part by alias into many tenants, before building anything', () => {
+    // 30 000 users written once (about 1.5 MB) by the first tenant, then aliased by 19 more.
+    const users = Array.from(
+      { length: 30_000 },
+      (_, i) => `      - {id: u${i}, name: U, email: u${i}@x.example}`,
+    );
+    const others = Array.from({ length: 19 }, (_, i) => `  - {id: t${i}, users: *users}`);
+    const text = `tenants:\n  - id: first\n    users: &users\n${users.join('\n')}\n${others.join('\n')}\n`;
+    const path = file('aliased.yaml', text);
+    expect(statSync(path).size).toBeLessThan(MAX_FIXTURE_FILE_BYTES);
+    expect(() => fixturesFrom(path)).toThrow(
+      `${path}: the fixtures hold more than 500000 values once their aliases are expanded`,
+    );
+  });
+
+  it('takes a fixture whose aliases stay within the bound', () => {
+    const text =
+      'tenants:\n  - id: a\n    users: [&ada {id: ada, name: Ada, email: ada@x.example, role: admin}]\n  - id: b\n    users: [*ada]\n';
+    expect(fixturesFrom(file('small-alias.yaml', text)).state.tenants).toHaveLength(2);
   });
 });
 

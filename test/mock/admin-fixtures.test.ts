@@ -93,6 +93,22 @@ describe('loadFixtures (POST /__admin/fixtures)', () => {
     expect([...h.platform.tenants.keys()]).toEqual(['demo']);
   });
 
+  it('names ten problems the schema finds, then how many more: 5 000 bad e-mails are one short sentence', async () => {
+    const users = Array.from({ length: 5000 }, (_, i) => ({
+      id: `u${i}`,
+      name: 'U',
+      email: `not an e-mail ${i}`,
+    }));
+    const refused = await h.admin('/fixtures', {
+      method: 'POST',
+      json: { tenants: [{ id: 'acme', users }] },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatch(/; and \d+ more$/);
+    expect(refused.body.error.split('; ')).toHaveLength(11);
+    expect([...h.platform.tenants.keys()]).toEqual(['demo']);
+  });
+
   it('needs the admin token', async () => {
     const refused = await fetch(`${h.base}/__admin/fixtures`, {
       method: 'POST',

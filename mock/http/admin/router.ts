@@ -3,6 +3,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Request } from 'express';
 import type { components, PathOperations } from '../../../generated/admin.ts';
+import { countValues } from '../../../lib/json-values.ts';
 import { type Node, resolveRef } from '../../../lib/spec-walk.ts';
 import { toIso } from '../../domain/clock.ts';
 import { generateKey } from '../../domain/mcp-keys.ts';
@@ -11,7 +12,7 @@ import type { Platform, Snapshot } from '../../domain/platform.ts';
 import type { TenantState } from '../../domain/tenant-state.ts';
 import { prepareFixture } from '../../seed/fixtures.ts';
 import { sendInvalid } from '../apis.ts';
-import { MAX_PATTERN_VALUES, patternSize } from '../body-match.ts';
+import { MAX_PATTERN_VALUES } from '../body-match.ts';
 import { ROUTED_METHODS } from '../contract/operations.ts';
 import { contractRouter, type InputProblem } from '../contract.ts';
 import { errorAnswer, sendError } from '../error-body.ts';
@@ -263,7 +264,10 @@ export function adminRouter(options: AdminOptions) {
           message: `At most ${MAX_FAULTS} faults are in force at a time; clear some with DELETE /__admin/faults.`,
         });
       // A pattern is compared with the body of every request its fault could apply to: bounded.
-      if (body.match?.body !== undefined && patternSize(body.match.body) > MAX_PATTERN_VALUES)
+      if (
+        body.match?.body !== undefined &&
+        countValues(body.match.body, MAX_PATTERN_VALUES + 1) > MAX_PATTERN_VALUES
+      )
         return errorAnswer({
           status: 400,
           code: 'VALIDATION_ERROR',
