@@ -8,7 +8,7 @@ import { bundlePath } from '../lib/paths.ts';
 import { type Node, operations, resolveRef } from '../lib/spec-walk.ts';
 import { acceptsAnything, documentedSpec } from './documented.ts';
 import { curlOf, type Exchange, type HttpClient } from './http.ts';
-import type { Evidence, Verdict } from './types.ts';
+import type { Evidence, Verdict } from './verdict.ts';
 
 interface Operation {
   method: string;

@@ -4,7 +4,7 @@
 // A baseline is the suite's own JSON report of an earlier run (its MUST failures) or a JSON list of
 // check ids.
 import { readFileSync } from 'node:fs';
-import type { Result } from './types.ts';
+import type { Result } from './verdict.ts';
 
 /** A baseline as read: where it came from and the ids of the checks expected to fail. */
 export interface Baseline {

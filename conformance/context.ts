@@ -5,11 +5,12 @@ import type { operations as V1Operations } from '../generated/v1.ts';
 import type { operations as V2Operations } from '../generated/v2.ts';
 import { loadTools } from '../lib/tool-schemas.ts';
 import { Api, loadContract } from './api.ts';
+import { type ConformanceConfig, NO_KEYS } from './config.ts';
 import { type Exchange, HttpClient } from './http.ts';
 import { Incomplete, KnockOn, Skipped } from './outcomes.ts';
-import { NO_KEYS } from './preflight.ts';
 
-// The checks import the API's vocabulary from here, with the rest of what they get.
+// The checks import the API's vocabulary from here, with the rest of what they get, and the suite's
+// callers the configuration's (its home is the leaf ./config.ts).
 export {
   Api,
   type CallOptions,
@@ -21,60 +22,7 @@ export {
   pass,
   type TypedCallOptions,
 } from './api.ts';
-
-export interface ConformanceConfig {
-  baseUrl: string;
-  apiKey?: string;
-  mcpKeys: string[];
-  mcpUrl?: string;
-  allowWrites: boolean;
-  /** Substring or glob (`*`) of check ids to run. */
-  only?: string;
-  /** Substring or glob of check ids not to run. */
-  skip?: string;
-  rate?: number;
-  /** v1 API id of a user who is expert on some course (the 422 ban rule); the mock's demo has `otto`. */
-  expertUserId?: string;
-  timeoutMs?: number;
-  /** The role alias of the users the suite creates (seed 001 does not list the roles); `learner`. */
-  roleAlias?: string;
-  /** Between two polls of a generation job; seed 000 says every 3-5 seconds (the default, 3 s). */
-  pollIntervalMs?: number;
-  /**
-   * Read + write MCP keys of users of other roles (`--role-key ROLE=KEY`): `manager`, `author`,
-   * `learner`. With them the suite checks permissions, the role hierarchy and `course_edit` on a
-   * course; without them those MUSTs do not run and the run is incomplete. `none` for a role
-   * (`--role-key learner=none`) says the deployment gives no keys to that role (seed 000, Resources >
-   * MCP key: keys are created by an admin): its checks are not applicable, listed, and no obstacle to
-   * a passed run.
-   */
-  roleKeys?: Record<string, string>;
-  /** A course chain owned by the read + write key's owner (`--chain ID`), for assign_chain. */
-  chainId?: number;
-  /**
-   * Opt-in: keys of tenants in other licence states (`--tenant-key read=KEY`, `none=KEY`,
-   * `no-ai=KEY`) and a revoked key (`--revoked-key KEY`). Without them those checks are "not opted
-   * in": listed, and no obstacle to a passed run.
-   */
-  tenantKeys?: Partial<Record<LicenceState, string>>;
-  revokedKey?: string;
-  /** Opt-in (`--probe-limits`): provoke the rate limit, the failed-login limit and a key's AI quota. */
-  probeLimits?: boolean;
-  /**
-   * Opt-in (`--upload-dir DIR`): a directory this machine writes and the tool server reads (its
-   * `--upload-root`), for upload_source_material's file path.
-   */
-  uploadDir?: string;
-  /**
-   * Expected failures (`--baseline FILE`, conformance/baseline.ts): MUST failures it lists do not fail
-   * the run; the reports show what is newly failing and what it lists that now passes.
-   */
-  baseline?: import('./baseline.ts').Baseline;
-}
-
-/** The licence states a `--tenant-key` stands for (seed 000, Tenant restrictions, Authentication 4). */
-export const LICENCE_STATES = ['read', 'none', 'no-ai'] as const;
-export type LicenceState = (typeof LICENCE_STATES)[number];
+export { type ConformanceConfig, LICENCE_STATES, type LicenceState } from './config.ts';
 
 /**
  * What one run may spend of the deployment's patience (docs/conformance.md, "Politeness"): requests

@@ -2,21 +2,10 @@
 // (a 429 is waited out when the wait is short, and otherwise ends the check as "blocked by the
 // deployment's limits — retry after N s", never as a failure), and recording each exchange so a
 // verdict can show what was sent and received, with a curl line that reproduces it.
+import type { Exchange } from './exchange.ts';
 import { Blocked } from './outcomes.ts';
 
-export interface Exchange {
-  method: string;
-  url: string;
-  requestHeaders: Record<string, string>;
-  /** The body as sent, or for a multipart form its parts as `name=@filename`. */
-  requestBody?: string;
-  multipart?: boolean;
-  status: number;
-  headers: Headers;
-  text: string;
-  /** The body parsed as JSON, or undefined. */
-  body: unknown;
-}
+export type { Exchange } from './exchange.ts';
 
 export interface HttpOptions {
   /** Requests per second at most; 0 = unpaced. */

@@ -1,7 +1,7 @@
 // Ways a check ends before it reaches its own verdict, thrown from wherever it finds out (a
 // discovery, the HTTP client, a budget) and turned into the verdict by the runner.
-import type { Exchange } from './http.ts';
-import type { Evidence, LimitInfo } from './types.ts';
+import type { Exchange } from './exchange.ts';
+import type { Evidence, LimitInfo } from './verdict.ts';
 
 /** The configuration lacks what the check needs: `skip`, the message names the flag. */
 export class Skipped extends Error {}

@@ -3,8 +3,7 @@
 // that refuses the site API key are the vendor's settings, not the deployment's departures: each is
 // one sentence and a usage error (exit 2, nothing judged; docs/conformance.md, "Outcome and exit
 // code"), never a verdict.
-import { ROLES } from './checks/common/keys.ts';
-import type { ConformanceConfig } from './context.ts';
+import { type ConformanceConfig, NO_KEYS, ROLES } from './config.ts';
 
 /** A setting the run cannot be judged with: nothing was judged. */
 export class SettingError extends Error {
@@ -30,13 +29,6 @@ export const OPTION_NAMES: SettingNames = {
   mcpUrl: 'mcpUrl',
   roleKeys: 'roleKeys',
 };
-
-/**
- * The value of a `--role-key` that declares the deployment gives no keys to that role: seed 000 says a
- * key's owner is "the user who created it (an admin)" (Resources > MCP key), so a deployment may
- * hand out no key of a learner at all. That role's checks are then not applicable.
- */
-export const NO_KEYS = 'none';
 
 /** The paths the site's APIs live under (seeds 001 and 000), and the mock's admin API and tool server. */
 const API_PATH = /\/(openapi(\/v1)?|api(\/v2)?|__admin|mcp)(\/.*)?$/;

@@ -10,6 +10,7 @@ import { dueJobs, nextJobDue } from './ai.ts';
 import { type ClockState, clockTimeProblem, type VirtualClock } from './clock.ts';
 import { AGENT_COMMANDS } from './commands/agent.ts';
 import { AI_COMMANDS } from './commands/ai.ts';
+import type { CommandPlatform, PlatformState, SeedLoader, Snapshot } from './commands/command.ts';
 import { FIXTURE_COMMANDS } from './commands/fixtures.ts';
 import { KEY_COMMANDS } from './commands/keys.ts';
 import { LEARNING_COMMANDS } from './commands/learning.ts';
@@ -18,19 +19,13 @@ import { STATE_COMMANDS } from './commands/state.ts';
 import { TENANT_COMMANDS } from './commands/tenant.ts';
 import { WEBHOOK_COMMANDS } from './commands/webhooks.ts';
 import { conflict, invalid, notFound } from './errors.ts';
-import type { AiSettings, PlatformEvent, TenantData } from './model.ts';
+import type { AiSettings, PlatformEvent } from './model.ts';
 import { snapshotProblem } from './snapshot-check.ts';
 import { type SeededTenantData, TenantState } from './tenant-state.ts';
 import { withoutPassword } from './users.ts';
 
-export interface Snapshot {
-  format: 'lmskit-state';
-  version: 1;
-  now: number;
-  tenants: Record<string, TenantData>;
-}
-
-export type SeedLoader = (name: string) => { now: number; tenants: TenantData[] };
+// A snapshot and the seeds' loader are shapes the commands pass too: their home is ./commands/command.ts.
+export type { SeedLoader, Snapshot } from './commands/command.ts';
 
 /**
  * Settings of a run, not of the state: what every tenant a seed brings gets (at start and at each
@@ -43,8 +38,9 @@ export interface RunSettings {
 }
 
 /**
- * The commands, by name, from one module per area (./commands/). Each takes the platform and plain,
- * serialisable arguments.
+ * The commands, by name, from one module per area (./commands/). Each takes the platform (as
+ * ./commands/command.ts declares what a command may use of it, so that no command module imports this
+ * one back) and plain, serialisable arguments.
  */
 export const COMMANDS = {
   ...SITE_COMMANDS,
@@ -167,7 +163,7 @@ function eventsAfter(events: PlatformEvent[], id: number): PlatformEvent[] {
   return events.slice(from);
 }
 
-export class Platform {
+export class Platform implements CommandPlatform {
   readonly tenants = new Map<string, TenantState>();
   /** Goes up with every change of state: what a read may cache is valid for one version. */
   version = 0;
@@ -359,7 +355,7 @@ export class Platform {
     const before = new Map<string, { event: number; delivery: number }>();
     for (const [id, t] of this.tenants)
       before.set(id, { event: t.seq.event ?? 0, delivery: t.seq.delivery ?? 0 });
-    const command = COMMANDS[name] as (p: Platform, a: CommandArgs<N>) => CommandResult<N>;
+    const command = COMMANDS[name] as (p: CommandPlatform, a: CommandArgs<N>) => CommandResult<N>;
     let result: CommandResult<N>;
     try {
       result = this.atInstant(at, () => command(this, args));
@@ -392,7 +388,7 @@ export class Platform {
     this.clock.set(entry.at);
     const name = FORMER_NAMES[entry.t] ?? entry.t;
     const command = Object.hasOwn(COMMANDS, name)
-      ? (COMMANDS[name] as (p: Platform, a: unknown) => unknown)
+      ? (COMMANDS[name] as (p: CommandPlatform, a: unknown) => unknown)
       : undefined;
     if (!command) throw new UnknownCommand(String(entry.t));
     const deliveries = new Map([...this.tenants].map(([id, t]) => [id, t.seq.delivery ?? 0]));
@@ -474,7 +470,7 @@ export class Platform {
    * Replaces the whole state. The records are copied unless `adopt` says they are the platform's to
    * keep (a seed built for it, at a size where a copy would double the start time).
    */
-  load(state: { now: number; tenants: TenantData[] }, adopt = false): void {
+  load(state: PlatformState, adopt = false): void {
     // Build everything first: a state that cannot be read leaves the current one as it was.
     // A seed's columnar assignments (seed/scale.ts) are built afresh for each load, and a table is no
     // plain data to copy: such a tenant is always adopted.

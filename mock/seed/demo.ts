@@ -5,10 +5,11 @@ import { assign, assignToGroup, finishCourse, setProgress, startCourse } from '.
 import { upsertAttributes } from '../domain/attributes.ts';
 import { SITE_KEY } from '../domain/audit.ts';
 import { DAY } from '../domain/clock.ts';
+import { structure } from '../domain/course-structure.ts';
 import { publishCourse } from '../domain/courses.ts';
 import { addMember, createGroup } from '../domain/groups.ts';
 import { hashKey, KEY_PREFIX } from '../domain/mcp-keys.ts';
-import type { Course, CourseElement, McpKey, TenantData } from '../domain/model.ts';
+import type { Course, McpKey, TenantData } from '../domain/model.ts';
 import type { Platform } from '../domain/platform.ts';
 import { TenantState } from '../domain/tenant-state.ts';
 import { createUser } from '../domain/users.ts';
@@ -118,44 +119,6 @@ const TOPICS = [
   'Support ticket triage',
   'Writing documentation',
 ];
-
-/**
- * Lessons, then one question on the topic: single-choice, or in one course multiple-choice (two
- * correct answers), so that regenerate_question's refusal of other types (seed 000: "single-choice
- * questions only") can be seen. Fixtures' courses are made by it too (fixtures.ts).
- */
-export function structure(
-  t: TenantState,
-  topic: string,
-  lessons: number,
-  questionType: 'single' | 'multiple' = 'single',
-): Course['structure'] {
-  const elements: CourseElement[] = [];
-  for (let i = 1; i <= lessons; i++) {
-    elements.push({
-      id: t.nextId('element'),
-      type: 'lesson',
-      title: `${topic}: part ${i}`,
-      content: `What to know about ${topic.toLowerCase()}, part ${i}.`,
-    });
-  }
-  elements.push({
-    id: t.nextId('element'),
-    type: 'question',
-    title:
-      questionType === 'single' ? `Check: ${topic}` : `Check: ${topic} (choose every answer that applies)`,
-    questionType,
-    options: [
-      { text: 'The approach the course recommends', isCorrect: true },
-      questionType === 'single'
-        ? { text: 'Whatever is fastest', isCorrect: false }
-        : { text: 'Asking a colleague to review it', isCorrect: true },
-      { text: 'Ask nobody', isCorrect: false },
-    ],
-  });
-  const transitions = elements.slice(1).map((e, i) => ({ from: elements[i]?.id ?? e.id, to: e.id }));
-  return { elements, transitions };
-}
 
 export function demoTenant(): TenantData {
   const t = TenantState.empty(DEMO_TENANT, 'Demo Academy', DEMO_SITE_API_KEY);

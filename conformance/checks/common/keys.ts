@@ -1,12 +1,11 @@
 // The MCP keys a check acts with: how a reason names one, its headers, and what a check requires of
 // the tools it is offered — a key given without them skips the check (naming the flag), a role key
 // without them leaves it incomplete (the rule cannot be judged with that key).
+import type { Role } from '../../config.ts';
 import type { Context, KeyInfo } from '../../context.ts';
 import { Incomplete, Skipped } from '../../outcomes.ts';
 
-/** The roles a `--role-key` stands for. */
-export const ROLES = ['manager', 'author', 'learner'] as const;
-export type Role = (typeof ROLES)[number];
+export { ROLES, type Role } from '../../config.ts';
 
 /** A key's last four characters, how reasons name a key given without a role. */
 export const tail = (key: string) => `…${key.slice(-4)}`;

@@ -1,12 +1,12 @@
 // MCP keys (seed 000, MCP key), made and revoked through the admin API; the rules are ../mcp-keys.ts.
 import { createMcpKey, revokeMcpKey } from '../mcp-keys.ts';
 import type { McpKey } from '../model.ts';
-import type { Platform } from '../platform.ts';
+import type { CommandPlatform } from './command.ts';
 
 export const KEY_COMMANDS = {
   /** The key's hash comes in: the key itself is made (randomly) and shown by the caller, never stored. */
   createMcpKey: (
-    p: Platform,
+    p: CommandPlatform,
     a: {
       tenantId: string;
       id: string;
@@ -17,7 +17,7 @@ export const KEY_COMMANDS = {
     },
   ) => createMcpKey(p.tenant(a.tenantId), a, p.now()),
 
-  revokeMcpKey: (p: Platform, a: { tenantId: string; keyId: string }) =>
+  revokeMcpKey: (p: CommandPlatform, a: { tenantId: string; keyId: string }) =>
     revokeMcpKey(p.tenant(a.tenantId), a.keyId, p.now()),
 
   /**
@@ -25,7 +25,7 @@ export const KEY_COMMANDS = {
    * key records as they are used, without a command (a command per request would be a write per
    * read); replicas log the stamp so every replica shows it, once per key per second of virtual time.
    */
-  stampMcpKeyUse: (p: Platform, a: { tenantId: string; keyId: string }) => {
+  stampMcpKeyUse: (p: CommandPlatform, a: { tenantId: string; keyId: string }) => {
     const key = p.tenant(a.tenantId).mcpKeys.get(a.keyId);
     if (key) key.lastUsedAt = p.now();
   },

@@ -3,13 +3,13 @@
 import { finishCourse, setProgress, startCourse } from '../assignments.ts';
 import type { Actor } from '../audit.ts';
 import { publishCourse } from '../courses.ts';
-import type { Platform } from '../platform.ts';
+import type { CommandPlatform } from './command.ts';
 
 const ADMIN: Actor = { userId: null };
 
 export const LEARNING_COMMANDS = {
   recordProgress: (
-    p: Platform,
+    p: CommandPlatform,
     a: {
       tenantId: string;
       userId: number;
@@ -25,6 +25,6 @@ export const LEARNING_COMMANDS = {
     return finishCourse(t, ADMIN, a.userId, a.courseId, a.resultValue ?? 100, p.now());
   },
 
-  publishCourse: (p: Platform, a: { tenantId: string; courseId: number }) =>
+  publishCourse: (p: CommandPlatform, a: { tenantId: string; courseId: number }) =>
     publishCourse(p.tenant(a.tenantId), ADMIN, a.courseId, p.now()),
 };

@@ -4,7 +4,6 @@ import { type AttributeInput, upsertAttributes } from '../attributes.ts';
 import { SITE_KEY } from '../audit.ts';
 import { notFound } from '../errors.ts';
 import { createGroup, type GroupInput, updateGroup } from '../groups.ts';
-import type { Platform } from '../platform.ts';
 import {
   banUser,
   type CreateUserInput,
@@ -13,28 +12,29 @@ import {
   updateUser,
   userByApiId,
 } from '../users.ts';
+import type { CommandPlatform } from './command.ts';
 
 export const SITE_COMMANDS = {
-  createUser: (p: Platform, a: { tenantId: string; input: CreateUserInput }) =>
+  createUser: (p: CommandPlatform, a: { tenantId: string; input: CreateUserInput }) =>
     createUser(p.tenant(a.tenantId), SITE_KEY, a.input, p.now()),
 
-  updateUser: (p: Platform, a: { tenantId: string; apiId: string; input: UpdateUserInput }) =>
+  updateUser: (p: CommandPlatform, a: { tenantId: string; apiId: string; input: UpdateUserInput }) =>
     updateUser(p.tenant(a.tenantId), SITE_KEY, a.apiId, a.input, p.now()),
 
-  banUser: (p: Platform, a: { tenantId: string; apiId: string }) => {
+  banUser: (p: CommandPlatform, a: { tenantId: string; apiId: string }) => {
     const t = p.tenant(a.tenantId);
     return banUser(t, SITE_KEY, userByApiId(t, a.apiId), p.now());
   },
 
   upsertAttributes: (
-    p: Platform,
+    p: CommandPlatform,
     a: { tenantId: string; scope: 'user' | 'group'; inputs: AttributeInput[] },
   ) => upsertAttributes(p.tenant(a.tenantId), a.scope, a.inputs),
 
-  createGroup: (p: Platform, a: { tenantId: string; input: GroupInput }) =>
+  createGroup: (p: CommandPlatform, a: { tenantId: string; input: GroupInput }) =>
     createGroup(p.tenant(a.tenantId), SITE_KEY, a.input, p.now()),
 
-  updateGroup: (p: Platform, a: { tenantId: string; groupId: number; input: GroupInput }) =>
+  updateGroup: (p: CommandPlatform, a: { tenantId: string; groupId: number; input: GroupInput }) =>
     updateGroup(p.tenant(a.tenantId), SITE_KEY, a.groupId, a.input, p.now()),
 
   /**
@@ -42,7 +42,7 @@ export const SITE_COMMANDS = {
    * unknown or banned users and unknown groups are left out of the answer, not an error.
    */
   assignCourse: (
-    p: Platform,
+    p: CommandPlatform,
     a: {
       tenantId: string;
       courseId: number;
