@@ -15,18 +15,6 @@ import { ROOT } from '../../lib/paths.ts';
 
 const DIRS = ['mock', 'conformance', 'mcp-server', 'package', 'lib'];
 
-/**
- * The circles that are still there, each exactly as it is (its files in import order, the first
- * importing the second … the last importing the first), while they are being removed in mock/http
- * (its JSON body reader and refusals read the injected faults of runtime.ts, which read them back;
- * the app and the admin router import each other). Empty this list as each goes: a circle not listed,
- * a listed circle that grew, and a listed circle that is gone all fail below.
- */
-const ALLOWED: string[][] = [
-  ['mock/http/json-body.ts', 'mock/http/refusals.ts', 'mock/http/runtime.ts'],
-  ['mock/app.ts', 'mock/http/admin/router.ts'],
-];
-
 const rel = (file: string) => relative(ROOT, file).split(sep).join('/');
 
 function tsFiles(dir: string): string[] {
@@ -94,12 +82,6 @@ function circles(graph: Map<string, string[]>): string[][] {
   return found;
 }
 
-/** The imports inside a component, each `a > b`. */
-const edgesWithin = (graph: Map<string, string[]>, component: string[]) =>
-  component.flatMap((a) =>
-    (graph.get(a) ?? []).filter((b) => component.includes(b)).map((b) => `${a} > ${b}`),
-  );
-
 /**
  * The circles through a component as `madge --circular` names them (its depth-first walk: each import
  * back to a module still on the walk's path is one circle, from that module on): `a > b > c`, c
@@ -123,14 +105,8 @@ function circlesIn(graph: Map<string, string[]>, component: string[]): string[][
   return found;
 }
 
-const sameSet = (a: string[], b: string[]) => a.length === b.length && a.every((x) => b.includes(x));
-
 describe('imports: no circle among the kit’s own modules', () => {
   const graph = importGraph();
-  const absolute = (c: string[]) => c.map((f) => join(ROOT, f));
-  /** A listed circle as it must be: its files, and the one import from each to the next. */
-  const allowedEdges = (c: string[]) =>
-    c.map((f, i) => `${join(ROOT, f)} > ${join(ROOT, c[(i + 1) % c.length] as string)}`);
 
   it('reads the modules of every directory', () => {
     for (const dir of DIRS)
@@ -140,26 +116,10 @@ describe('imports: no circle among the kit’s own modules', () => {
       ).toBe(true);
   });
 
-  it('finds no circle but the listed ones, each exactly as listed', () => {
-    const problems = circles(graph).flatMap((component) => {
-      const listed = ALLOWED.find((c) => sameSet(absolute(c), component));
-      const edges = edgesWithin(graph, component).sort();
-      if (listed && sameSet(edges, allowedEdges(listed))) return [];
-      if (listed)
-        return [
-          `${listed.join(' > ')} (listed) has more imports among its files now: ${edges.map((e) => e.split(' > ').map(rel).join(' > ')).join(', ')}`,
-        ];
-      return circlesIn(graph, component).map((c) => c.map(rel).join(' > '));
-    });
-    expect(problems, `import circles:\n${problems.join('\n')}`).toEqual([]);
-  });
-
-  it('lists no circle that is gone (empty ALLOWED as each is removed)', () => {
-    const found = circles(graph);
-    const gone = ALLOWED.filter((c) => !found.some((component) => sameSet(absolute(c), component)));
-    expect(
-      gone.map((c) => c.join(' > ')),
-      'circles listed in ALLOWED that no longer exist',
-    ).toEqual([]);
+  it('finds no circle, type-only or not', () => {
+    const found = circles(graph).flatMap((component) =>
+      circlesIn(graph, component).map((c) => c.map(rel).join(' > ')),
+    );
+    expect(found, `import circles:\n${found.join('\n')}`).toEqual([]);
   });
 });
