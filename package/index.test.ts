@@ -131,9 +131,11 @@ describe('startMock', () => {
     const free = await start();
     const port = Number(new URL(free.url).port);
     await free.stop();
-    const mock = await start({ port, adminToken: 'my-token', rateLimit: 1 });
+    const mock = await start({ port, adminToken: 'my-own-admin-token', rateLimit: 1 });
     expect(mock.url).toBe(`http://127.0.0.1:${port}`);
-    const clock = await fetch(`${mock.url}/__admin/clock`, { headers: { authorization: 'Bearer my-token' } });
+    const clock = await fetch(`${mock.url}/__admin/clock`, {
+      headers: { authorization: 'Bearer my-own-admin-token' },
+    });
     expect(clock.status).toBe(200);
     const caps = () =>
       fetch(`${mock.url}/api/v2/mcp/capabilities`, { headers: { 'x-mcp-key': mock.mcpKeys.read } });

@@ -260,7 +260,10 @@ describe('journal and faults', () => {
   });
 
   it('applies to v1, v2 and the tool server only, with paths in any case as the router routes them: `/`, the admin API in capitals stay reachable under a fault on /* (admin API, Faults)', async () => {
-    await h.admin('/faults', { method: 'POST', json: { method: 'GET', path: '/*', count: 100, status: 503 } });
+    await h.admin('/faults', {
+      method: 'POST',
+      json: { method: 'GET', path: '/*', count: 100, status: 503 },
+    });
     try {
       expect((await h.v1('/courses/3')).status).toBe(503);
       expect(
