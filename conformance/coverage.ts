@@ -1,6 +1,7 @@
 // The rule catalogue with the checks that cover each rule: `npx lmskit conformance --rules` prints it
 // (markdown for people, `--format json` for tools), and `npm run generate` writes the markdown into
 // docs/conformance.md, "What it checks".
+import { withMarkedBlock } from '../lib/marked-block.ts';
 import { SEED_RULES, seedOf } from './rules.ts';
 import type { Check } from './types.ts';
 
@@ -75,9 +76,5 @@ const BEGIN = '<!-- rules:begin (npm run generate writes this table from docs/re
 const END = '<!-- rules:end -->';
 
 /** docs/conformance.md with the table between its markers made anew. */
-export function withCoverageTable(doc: string, checks: Check[]): string {
-  const from = doc.indexOf(BEGIN);
-  const to = doc.indexOf(END);
-  if (from < 0 || to < from) throw new Error(`docs/conformance.md lacks the markers ${BEGIN} … ${END}`);
-  return `${doc.slice(0, from + BEGIN.length)}\n${coverageMarkdown(checks)}\n${doc.slice(to)}`;
-}
+export const withCoverageTable = (doc: string, checks: Check[]): string =>
+  withMarkedBlock(doc, 'docs/conformance.md', BEGIN, END, coverageMarkdown(checks));

@@ -1,5 +1,6 @@
 // The table of tools in mcp-schema/README.md, made from the tool files by `npm run generate`, so a
 // new tool file is listed there with nothing written by hand (test/contracts/generated.test.ts).
+import { withMarkedBlock } from './marked-block.ts';
 import type { BackendCall, ToolDefinition } from './tool-schemas.ts';
 
 const call = (c: BackendCall) =>
@@ -24,9 +25,5 @@ const BEGIN = '<!-- tools:begin (npm run generate writes this table from the too
 const END = '<!-- tools:end -->';
 
 /** mcp-schema/README.md with the table between its markers made anew. */
-export function withToolsTable(doc: string, tools: ToolDefinition[]): string {
-  const from = doc.indexOf(BEGIN);
-  const to = doc.indexOf(END);
-  if (from < 0 || to < from) throw new Error(`mcp-schema/README.md lacks the markers ${BEGIN} … ${END}`);
-  return `${doc.slice(0, from + BEGIN.length)}\n${toolsTableMarkdown(tools)}\n${doc.slice(to)}`;
-}
+export const withToolsTable = (doc: string, tools: ToolDefinition[]): string =>
+  withMarkedBlock(doc, 'mcp-schema/README.md', BEGIN, END, toolsTableMarkdown(tools));

@@ -112,7 +112,8 @@ describe('assign', () => {
     expect(t.userStats.get(lena.id)?.assigned).toBe(1);
   });
 
-  it('assigns a course to every member of a group and counts only the new assignments (seed 001, POST /courses/{courseId}/assignments: groups)', () => {
+  /** Lena and Liam, learners, in the group Sales. */
+  const salesOfTwo = () => {
     const { t, lena } = setup();
     const liam = createUser(
       t,
@@ -123,6 +124,11 @@ describe('assign', () => {
     const group = createGroup(t, SITE_KEY, { name: 'Sales' }, START);
     addMember(t, group.id, lena.id, START);
     addMember(t, group.id, liam.id, START);
+    return { t, lena, liam, group };
+  };
+
+  it('assigns a course to every member of a group and counts only the new assignments (seed 001, POST /courses/{courseId}/assignments: groups)', () => {
+    const { t, lena, liam, group } = salesOfTwo();
     assign(t, lena.id, 1, {}, START);
     expect(assignToGroup(t, group.id, 1, { deadlineAt: START + DAY }, START)).toEqual({
       created: 1,
@@ -137,16 +143,7 @@ describe('assign', () => {
   });
 
   it('leaves a banned member out of a group assignment, and out of the courses of a group she joins (x-assumed: a ban revokes course access, seed 000 ban_user)', () => {
-    const { t, lena } = setup();
-    const liam = createUser(
-      t,
-      SITE_KEY,
-      { id: 'liam', name: 'Liam', email: 'liam@x.example', password: 'password1', roleAlias: 'learner' },
-      START,
-    );
-    const group = createGroup(t, SITE_KEY, { name: 'Sales' }, START);
-    addMember(t, group.id, lena.id, START);
-    addMember(t, group.id, liam.id, START);
+    const { t, lena, liam, group } = salesOfTwo();
     banUser(t, SITE_KEY, liam, START);
     expect(assignToGroup(t, group.id, 1, {}, START)).toEqual({ created: 1, bannedSkipped: 1 });
     expect(t.assignmentsOfCourse(1).map((a) => a.userId)).toEqual([lena.id]);

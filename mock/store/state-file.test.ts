@@ -69,6 +69,16 @@ function start(options: StateFileOptions & { recover?: boolean } = {}) {
   return { platform, file, report };
 }
 
+/** What a start of the file at `path` throws (undefined when it starts). */
+function startError(): unknown {
+  try {
+    start();
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
+
 const clean: OpenReport = { replayed: 0, created: false, refused: [] };
 
 const snapshotText = (p: Platform) => JSON.stringify(p.snapshot());
@@ -269,12 +279,7 @@ describe('StateFile: a damaged file stops the start unless recovery is asked for
     'refuses to start on a line with %s, says where, what can be read and the flag, and leaves the file untouched (docs/mock.md, Durable state: never silently start over)',
     (_, damage) => {
       const text = damagedAtLine4(damage);
-      let error: unknown;
-      try {
-        start();
-      } catch (e) {
-        error = e;
-      }
+      const error = startError();
       expect(error).toBeInstanceOf(StateFileDamaged);
       const message = (error as Error).message;
       expect(message).toContain(`${path} is damaged at line 4 of ${1 + WRITES.length} (checksum mismatch)`);
@@ -491,12 +496,7 @@ describe('StateFile: a line written by a newer lmskit', () => {
 
   it('stops the start naming the line and the command, and leaves the file untouched (docs/mock.md, Durable state: never drop a line)', () => {
     const text = withUnknownLine();
-    let error: unknown;
-    try {
-      start();
-    } catch (e) {
-      error = e;
-    }
+    const error = startError();
     expect(error).toBeInstanceOf(StateFileFromNewerVersion);
     expect((error as StateFileFromNewerVersion).exitCode).toBe(3);
     expect((error as Error).message).toMatch(
@@ -531,12 +531,7 @@ describe('StateFile: a known command with arguments of the wrong shape is damage
     // createUser as this lmskit logs it has a tenant and a user; here its user is a number.
     const text = `${[snapshot, a, framed({ t: 'createUser', a: { tenantId: 'demo', input: 7 }, at }), b].join('\n')}\n`;
     writeFileSync(path, text);
-    let error: unknown;
-    try {
-      start();
-    } catch (e) {
-      error = e;
-    }
+    const error = startError();
     expect(error).toBeInstanceOf(StateFileDamaged);
     expect((error as Error).message).toMatch(
       /is damaged at line 3 of 4 \(the createUser command cannot be replayed: /,
