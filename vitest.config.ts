@@ -1,4 +1,5 @@
 import { configDefaults, defineConfig } from 'vitest/config';
+import LongestFirst from './test/sequencer.ts';
 
 /** Tests that start the real processes (`lmskit mock`, `lmskit mcp`), install the packed kit, or use a browser. */
 const PROCESS_AND_BROWSER = [
@@ -14,6 +15,9 @@ export default defineConfig({
     hookTimeout: 180_000,
     // Two cores here: the Redocly, tsc and browser tests each spawn processes of their own.
     maxWorkers: 2,
+    // Both projects' files in one queue, the longest first (test/sequencer.ts), so the two workers
+    // finish together instead of one running a long file alone at the end.
+    sequence: { sequencer: LongestFirst },
     // `npm test` runs both projects; `npm run test:quick` only the first, for the edit–test loop.
     projects: [
       {

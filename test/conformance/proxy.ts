@@ -40,7 +40,8 @@ export interface Rewrite {
   response?: (answer: Answer & { body: unknown }, req: ProxiedRequest) => Answer | undefined | void;
 }
 
-const matches = (r: Rewrite, req: ProxiedRequest) =>
+/** Whether a rewrite applies to a request: its method (if it names one) and its path. */
+export const matches = (r: Rewrite, req: ProxiedRequest) =>
   (!r.method || r.method === req.method) &&
   (typeof r.path === 'string' ? r.path === req.path : r.path.test(req.path));
 

@@ -3,17 +3,24 @@
 // answered at once, its bodies discarded as they arrive rather than held, so the mock's memory stays
 // put; and a request whose body stalls, authenticated or not, is dropped within the request timeout
 // instead of being held for Node's five minutes.
+// Both rules wait out the mock's request timeout (25 s), so they wait it out together: the
+// authenticated request starts stalling before the crowd of the first test (so no lockout the crowd
+// brings on 127.0.0.1 reaches it), and the second test only awaits its end.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_SITE_API_KEY } from '../../mock/seed/demo.ts';
-import { residentBytes, stalledPost } from '../stalled-body.ts';
+import { residentBytes, type Stalled, stalledPost } from '../stalled-body.ts';
 import { freePort, type RunningProcess, startLmskit } from './process.ts';
 
 const TOKEN = 'e2e-admin-token-0123456789';
 let mock: RunningProcess;
 let port = 0;
+/** The authenticated request whose body stalls (the second test), started before the crowd. */
+let authenticated: Stalled;
 beforeAll(async () => {
   port = await freePort();
   mock = await startLmskit(['mock', '--port', String(port), '--admin-token', TOKEN], /ready/);
+  authenticated = stalledPost(port, '/openapi/v1/users', { 'X-API-KEY': DEMO_SITE_API_KEY });
+  await authenticated.flushed;
 });
 afterAll(async () => {
   mock.child.kill('SIGKILL');
@@ -74,8 +81,7 @@ describe('a body is read only after authentication, and a stalled body is droppe
   }, 120_000);
 
   it('an authenticated request whose body stalls is dropped too, answered 408 in the API’s error shape', async () => {
-    const stalled = stalledPost(port, '/openapi/v1/users', { 'X-API-KEY': DEMO_SITE_API_KEY });
-    await stalled.flushed;
+    const stalled = authenticated;
     await within(stalled.closed, 60_000, 'stalled connection closed');
     expect(stalled.received()).toMatch(/^HTTP\/1\.1 408 /);
     expect(stalled.received()).toContain('"status":408');

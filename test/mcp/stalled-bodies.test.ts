@@ -2,8 +2,11 @@
 // a well-formed X-MCP-Key, or with a key the platform refuses, is answered before its body is read,
 // so a crowd of unauthenticated connections that send most of a 1 MB body and then stall costs the
 // tool server next to nothing; and a request that does not arrive whole in time is dropped.
+// Both rules wait out the server's request timeout (25 s), so they wait it out together: the
+// authenticated request (from its own address) starts stalling before the crowd of the first test,
+// and the second test only awaits its end.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { residentBytes, stalledPost } from '../stalled-body.ts';
+import { residentBytes, type Stalled, stalledPost } from '../stalled-body.ts';
 import {
   initializeRequest,
   type Mock,
@@ -31,11 +34,15 @@ describe('no body is buffered before the key is checked; stalled bodies are drop
   let mock: Mock;
   let url = '';
   let pid = 0;
+  /** The authenticated request whose body stalls (the second test), started before the crowd. */
+  let authenticated: Stalled;
   beforeAll(async () => {
     mock = await startMock();
     const server = await startHttpToolServer(mock.url);
     url = server.url;
     pid = server.process.child.pid as number;
+    authenticated = stalledRpc(Number(new URL(url).port), READ_KEY, '127.0.0.3');
+    await authenticated.flushed;
   });
 
   it('400 unauthenticated connections stalling after ~1 MB each: each is answered 401 or 429 before its body ends, the server grows by under 100 MB, and drops them all', async () => {
@@ -73,8 +80,7 @@ describe('no body is buffered before the key is checked; stalled bodies are drop
   });
 
   it('an authenticated request whose body stalls is dropped too', async () => {
-    const stalled = stalledRpc(Number(new URL(url).port), READ_KEY, '127.0.0.3');
-    await stalled.flushed;
+    const stalled = authenticated;
     await within(stalled.closed, 60_000, 'stalled connection closed');
     expect((await rpcPost(url, initializeRequest(), READ_KEY, {}, '127.0.0.3')).status).toBe(200);
   });

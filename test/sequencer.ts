@@ -1,0 +1,54 @@
+// The order vitest starts test files in, for `npm test` on two workers: the longest first, across both
+// projects, so no long file starts last and leaves one worker running it alone at the end (vitest's
+// own sequencer runs one project's files before the other's, and without a cache the larger files
+// first, which put the conformance suite and the mutation matrix near the end).
+// A file's weight is its duration in vitest's cache of the last run when it has one, else its
+// entry below (seconds of a quiet 2-core run), else nothing (the short files, largest first).
+import { relative } from 'node:path';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/** Seconds a file took on a quiet 2-core machine, for the files over about 10 s. */
+const SECONDS: Record<string, number> = {
+  'test/conformance/mutations-variations.test.ts': 45,
+  'test/package/outside.test.ts': 165,
+  'test/docs-site.browser.test.ts': 110,
+  'test/e2e/readme-conformance.test.ts': 60,
+  'test/conformance/suite.test.ts': 57,
+  'test/e2e/stalled-bodies.test.ts': 30,
+  'test/mock/fuzz-admin.test.ts': 48,
+  'test/e2e/shared-sandbox-conformance.test.ts': 45,
+  'test/contracts/lint.test.ts': 43,
+  'test/mock/fuzz-v2.test.ts': 41,
+  'test/mcp/stalled-bodies.test.ts': 30,
+  'test/mcp/flows.test.ts': 35,
+  'test/mock/fuzz.test.ts': 22,
+  'test/conformance/mutations.test.ts': 18,
+  'package/index.test.ts': 18,
+  'test/e2e/uploads.test.ts': 16,
+  'test/e2e/state-file-boundaries.test.ts': 16,
+  'test/e2e/shared-sandbox.test.ts': 15,
+  'mock/store/postgres-store.test.ts': 15,
+  'test/mcp/tools-stdio.test.ts': 15,
+  'test/e2e/command-line.test.ts': 15,
+  'mock/store/postgres-replicas.test.ts': 15,
+  'test/e2e/failed-logins.test.ts': 13,
+  'test/console.browser.test.ts': 13,
+  'test/e2e/state-file.test.ts': 13,
+  'mock/ai/extract.test.ts': 12,
+  'test/mcp/upload-root.test.ts': 12,
+};
+
+export default class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const root = this.ctx.config.root;
+    const weight = (spec: TestSpecification): number => {
+      const path = relative(root, spec.moduleId);
+      const cached = this.ctx.cache.getFileTestResults(`${spec.project.name}:${path}`);
+      if (cached && !cached.failed) return cached.duration;
+      return (SECONDS[path] ?? 0) * 1000;
+    };
+    const size = (spec: TestSpecification): number =>
+      this.ctx.cache.getFileStats(`${spec.project.name}:${relative(root, spec.moduleId)}`)?.size ?? 0;
+    return [...files].sort((a, b) => weight(b) - weight(a) || size(b) - size(a));
+  }
+}
