@@ -2572,7 +2572,15 @@ export interface components {
             } & {
                 [key: string]: unknown;
             })[];
-            receivers: components["schemas"]["StateRecordList"];
+            /** @description Webhook receivers. */
+            receivers: ({
+                /** @description The record's id. */
+                id: number | string;
+                /** @description The receiver's signing secret (masked in the request journal, as every secret is). */
+                secret?: string;
+            } & {
+                [key: string]: unknown;
+            })[];
             deliveries: components["schemas"]["StateRecordList"];
             /** @description The day's AI quota use. */
             aiUsage: {

@@ -16,6 +16,30 @@ const SECRET_HEADER = /token|secret|auth|key|cookie|passw|session|credential/i;
 export const isSecretHeader = (name: string) =>
   SECRET_HEADER.test(name) && name.toLowerCase() !== 'www-authenticate';
 
+/**
+ * A request URL with the value of every query parameter named like a credential (`?key=lmcp_…`,
+ * `?token=…`, as headers are judged by name) masked, the rest as sent.
+ */
+export function maskQuery(url: string): string {
+  const at = url.indexOf('?');
+  if (at < 0) return url;
+  const parts = url
+    .slice(at + 1)
+    .split('&')
+    .map((part) => {
+      const eq = part.indexOf('=');
+      if (eq < 0) return part;
+      let name = part.slice(0, eq);
+      try {
+        name = decodeURIComponent(name.replaceAll('+', ' '));
+      } catch {
+        // A name that does not decode is judged as written.
+      }
+      return isSecretHeader(name) ? `${part.slice(0, eq)}=${maskSecret(part.slice(eq + 1))}` : part;
+    });
+  return `${url.slice(0, at + 1)}${parts.join('&')}`;
+}
+
 /** Keys and tokens at least this long keep their last 4 characters, enough to tell them apart. */
 const LONG = 16;
 

@@ -215,6 +215,34 @@ describe('what a client sent and what the mock answered (admin API, Journal)', (
   });
 });
 
+describe('secrets wherever a request carries them (docs/mock.md, Secrets in the journal)', () => {
+  it('masks a credential sent in the query string, by its name, as a header is; other parameters stay', async () => {
+    await h.v2(`/users?query=lena&key=${READ_KEY}`);
+    const [entry] = (await journal('?api=v2&limit=1')).requests;
+    expect(entry.url).toBe(`/api/v2/users?query=lena&key=••••${READ_KEY.slice(-4)}`);
+    const har = JSON.stringify((await h.admin('/journal/har?limit=1')).body);
+    expect(har).not.toContain(READ_KEY);
+  });
+
+  it("masks a webhook receiver's secret in a snapshot read and written through the admin API", async () => {
+    const secret = 'journal-snapshot-signing-secret';
+    await h.admin('/tenants/demo/webhooks', {
+      method: 'POST',
+      json: { url: 'http://127.0.0.1:9/hook', secret },
+    });
+    const snapshot = await h.admin('/snapshot');
+    expect(JSON.stringify(snapshot.body)).toContain(secret);
+    expect((await h.admin('/snapshot', { method: 'PUT', json: snapshot.body })).status).toBe(200);
+    const entries = (await journal('?api=admin&limit=2&full=true')).requests;
+    expect(entries.map((e) => `${e.method} ${e.path}`)).toEqual([
+      'PUT /__admin/snapshot',
+      'GET /__admin/snapshot',
+    ]);
+    expect(JSON.stringify(entries)).not.toContain(secret);
+    for (const e of entries) expect(JSON.stringify(await detail(e.id))).not.toContain(secret);
+  });
+});
+
 describe('verifying what a client sent (admin API, Journal: full entries, filters, clear)', () => {
   it('gives each request in full with full=true, and keeps the list light without it', async () => {
     const email = 'full-entry@example.com';

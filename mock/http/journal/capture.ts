@@ -13,6 +13,7 @@ import { MCP_TOOL_HEADER, MCP_USER_AGENT } from '../../../lib/mcp-headers.ts';
 import { apiOf } from '../apis.ts';
 import { receivedJson } from '../json-body.ts';
 import { contextOf } from '../request-context.ts';
+import { maskQuery } from '../secrets.ts';
 import { BODY_LIMIT, cut, type JournalApi, type JournalCaller, type Sent, type Stored } from './entry.ts';
 
 /** The most of an `X-MCP-Tool` header kept: tool names are at most 64 characters (mcp-schema/). */
@@ -263,7 +264,8 @@ export function storedOf(r: Recording, res: Response, lookups: StoredLookups): S
     virtualAt: r.virtualAt,
     method: r.method,
     path: r.path,
-    url: r.url,
+    // Kept masked: the store (a shared one is PostgreSQL) never holds a credential sent in the query.
+    url: maskQuery(r.url),
     status: res.statusCode,
     latencyMs: performance.now() - r.started,
     api: journalApiOf(r.path, req.headers['user-agent']),
