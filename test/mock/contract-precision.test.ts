@@ -199,6 +199,22 @@ describe('PATCH /groups/{groupId} replaces the attributes (x-assumed, as seed 00
   });
 });
 
+describe('ids, offsets and limits are exact: int32, refused beyond it with 400 naming the parameter, never a rounded number', () => {
+  it.each([
+    ['v1 a course id past 2^53', () => h.v1('/courses/9007199254740993'), 'courseId'],
+    ['v1 a course id of 23 digits', () => h.v1('/courses/99999999999999999999999'), 'courseId'],
+    ['v2 an audit offset of 20 digits', () => h.v2('/audit?offset=99999999999999999999'), 'offset'],
+    ['v2 a user id past int32', () => h.v2('/users/2147483648'), 'userId'],
+    ['admin a page offset past int32', () => h.admin('/tenants/demo/users?offset=2147483648'), 'offset'],
+  ])('%s', async (_, send, parameter) => {
+    const answer = await send();
+    expect(answer.status).toBe(400);
+    const text = JSON.stringify(answer.body);
+    expect(text).toContain(parameter);
+    expect(text).not.toMatch(/9007199254740992|1e\+2\d|100000000000000000000/);
+  });
+});
+
 describe('the e-mail rule is a pattern in the contracts (seed 001, Users: 400 "invalid e-mail format"; EmailAddress)', () => {
   const rule = specs.v1.components.schemas.EmailAddress;
   const pattern = new RegExp(rule.pattern, 'u');
