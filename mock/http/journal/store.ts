@@ -3,7 +3,7 @@
 // of a place to keep them; `JournalRing` keeps the last `size` in this process's memory, outside the
 // platform state (it describes this run only). A shared store keeps them in PostgreSQL for every
 // replica of a shared sandbox (mock/store/postgres-journal.ts; docs/mock.md, Shared sandbox).
-import { matchesJson } from '../body-match.ts';
+import { jsonMatcher } from '../body-match.ts';
 import { type JournalApi, type JournalMessage, MAX_JOURNAL_SIZE, type Stored } from './entry.ts';
 
 export interface JournalFilter {
@@ -136,6 +136,8 @@ export function selectFrom(
   requestShown: RequestShown,
 ): Stored[] {
   const out: Stored[] = [];
+  // The pattern is made into a matcher once for the whole walk, not once per request walked past.
+  const matchBody = filter.body === undefined ? undefined : jsonMatcher(filter.body);
   for (const s of newestFirst) {
     if (out.length >= limit) break;
     if (filter.api && s.api !== filter.api) continue;
@@ -151,18 +153,18 @@ export function selectFrom(
     )
       continue;
     if (filter.tool && s.tool !== filter.tool) continue;
-    if (filter.body !== undefined && !bodyMatches(s, filter.body, requestShown)) continue;
+    if (matchBody && !bodyMatches(s, matchBody, requestShown)) continue;
     out.push(s);
   }
   return out;
 }
 
 /**
- * Whether the JSON body of `s`, as the journal shows it (secret fields masked), matches `pattern`.
+ * Whether the JSON body of `s`, as the journal shows it (secret fields masked), matches the pattern.
  * A body that was cut, or is not JSON (an upload, a form, text), never matches.
  */
-function bodyMatches(s: Stored, pattern: unknown, requestShown: RequestShown): boolean {
+function bodyMatches(s: Stored, match: (body: unknown) => boolean, requestShown: RequestShown): boolean {
   if (!s.jsonBody) return false;
   const { body, bodyNote } = requestShown(s);
-  return bodyNote === null && matchesJson(body, pattern);
+  return bodyNote === null && match(body);
 }
