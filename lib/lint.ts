@@ -88,11 +88,13 @@ async function command(file: string, args: string[]): Promise<string[]> {
 /**
  * Biome, TypeScript 5.9 (the judge: openapi-typescript needs 5) and TypeScript 7's native checker
  * (`npm run typecheck`, the developer's loop in seconds), which must agree that the code is clean.
+ * `npm test` runs Biome and the native checker only: tsc 5.9 takes 45 s of a 2-core machine where the
+ * native checker takes 5, and CI runs `npm run lint`, which holds the two to agree.
  */
-export async function lintCode(): Promise<string[]> {
+export async function lintCode({ tsc5 = true } = {}): Promise<string[]> {
   const [biome, tsc, tsgo] = await Promise.all([
     command(resolveBin('@biomejs/biome', 'bin/biome'), ['check', '--error-on-warnings', '.']),
-    command(resolveBin('typescript', 'bin/tsc'), ['--noEmit', '-p', 'tsconfig.json']),
+    tsc5 ? command(resolveBin('typescript', 'bin/tsc'), ['--noEmit', '-p', 'tsconfig.json']) : [],
     command(resolveBin('@typescript/native-preview', 'bin/tsgo'), TSGO_ARGS),
   ]);
   return [

@@ -4,7 +4,8 @@
 // honoured.
 
 import { createHash } from 'node:crypto';
-import { detect, supportedLanguages, toISO2 } from 'tinyld';
+import { createRequire } from 'node:module';
+import type * as Tinyld from 'tinyld';
 import type { LanguageCode } from '../domain/model.ts';
 
 export interface GenerationInput {
@@ -30,13 +31,29 @@ export interface GeneratedCourse {
 }
 
 /**
- * The languages the detector tells apart, as ISO 639-1 codes (those with a two-letter form;
- * generate.test.ts holds each to be a code of the contract's `LanguageCode`). tinyld is an n-gram
- * detector made for short texts such as a prompt, and deterministic: the same prompt, the same language.
+ * tinyld is an n-gram detector made for short texts such as a prompt, and deterministic: the same
+ * prompt, the same language. Loading its model takes about 0.2 s of CPU, a fifth of a mock's start,
+ * so it is loaded at the first generation without a language, not at every start.
  */
-export const DETECTED_LANGUAGES = new Set(
-  supportedLanguages.map((code) => toISO2(code)).filter((code) => /^[a-z]{2}$/.test(code)),
-);
+let detector: { detect: typeof Tinyld.detect; languages: Set<string> } | undefined;
+function tinyld() {
+  if (!detector) {
+    const { detect, supportedLanguages, toISO2 }: typeof Tinyld = createRequire(import.meta.url)('tinyld');
+    detector = {
+      detect,
+      languages: new Set(
+        supportedLanguages.map((code) => toISO2(code)).filter((code) => /^[a-z]{2}$/.test(code)),
+      ),
+    };
+  }
+  return detector;
+}
+
+/**
+ * The languages the detector tells apart, as ISO 639-1 codes (those with a two-letter form;
+ * generate.test.ts holds each to be a code of the contract's `LanguageCode`).
+ */
+export const detectedLanguages = (): ReadonlySet<string> => tinyld().languages;
 
 /** Below three words a detector guesses (`Ladders` reads as Norwegian): such a prompt is taken as English. */
 const FEWEST_WORDS = 3;
@@ -50,8 +67,9 @@ export function detectLanguage(text: string): LanguageCode {
   // Scripts without spaces between words (Japanese, Chinese, Thai) are long enough by their letters.
   const spaceless = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]{4}/u.test(text);
   if (words < FEWEST_WORDS && !spaceless) return 'en';
+  const { detect, languages } = tinyld();
   const code = detect(text);
-  return (DETECTED_LANGUAGES.has(code) ? code : 'en') as LanguageCode;
+  return (languages.has(code) ? code : 'en') as LanguageCode;
 }
 
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);

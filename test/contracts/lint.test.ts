@@ -1,5 +1,6 @@
 // Contract test (e): `npm run lint` is clean — Redocly on the three APIs with no errors and no
-// warnings, strict ajv on every tool schema, Biome and tsc on the code.
+// warnings, strict ajv on every tool schema, Biome and TypeScript's native checker on the code
+// (tsc 5.9 too in `npm run lint`, which CI runs: lib/lint.ts).
 import { describe, expect, it } from 'vitest';
 import { lintCode, lintSpecs, lintToolSchemas } from '../../lib/lint.ts';
 
@@ -13,6 +14,6 @@ describe('lint is clean', () => {
   });
 
   it('Biome and the TypeScript compiler accept all code', async () => {
-    expect(await lintCode()).toEqual([]);
+    expect(await lintCode({ tsc5: false })).toEqual([]);
   }, 180_000);
 });

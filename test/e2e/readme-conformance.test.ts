@@ -56,7 +56,13 @@ describe("README.md's conformance block", () => {
     ].join('\n');
     const dir = await mkdtemp(join(tmpdir(), 'lmskit-readme-'));
     const [file, args] = namespaces() ? ['unshare', ['-rn', 'bash', '-c', script]] : ['bash', ['-c', script]];
-    const child = spawn(file, args, { cwd: dir, env: { ...process.env, NO_COLOR: '1' } });
+    // Two settings the README's lines leave at their defaults, given here as variables because each
+    // only makes the run wait: the mock's generation jobs take 10 to 30 s of the running clock and the
+    // run waits for two of them (2 s still takes each through queued, running and completed), and 120
+    // requests per key per minute make the run wait out about 40 one-second 429s (the suite's
+    // own tests meet the limit: test/conformance/suite.test.ts). 45 s of waiting, 6 s of work.
+    const env = { ...process.env, NO_COLOR: '1', LMSKIT_AI_SECONDS: '2', LMSKIT_RATE_LIMIT: '0' };
+    const child = spawn(file, args, { cwd: dir, env });
     let output = '';
     child.stdout.on('data', (c) => (output += c));
     child.stderr.on('data', (c) => (output += c));
