@@ -3,7 +3,7 @@
 
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { DomainError } from './domain/errors.ts';
-import { CommandLogError, type Platform } from './domain/platform.ts';
+import { CommandLogError, IdsUsedUp, type Platform } from './domain/platform.ts';
 import { adminRouter, type StartState } from './http/admin/router.ts';
 import {
   API_PREFIXES,
@@ -212,6 +212,7 @@ function errorAnswer(error: unknown, req: Request): AnswerObject {
   });
   if (error instanceof CommandLogError)
     return shaped(503, 'STATE_NOT_SAVED', error.message, error.retryAfter);
+  if (error instanceof IdsUsedUp) return shaped(503, 'STATE_NOT_SAVED', error.message);
   if (error instanceof DomainError) return domainErrorAnswer(api, error);
   const e = error as { type?: string; status?: number };
   if (e.type === 'entity.too.large')

@@ -21,7 +21,7 @@ import { WEBHOOK_COMMANDS } from './commands/webhooks.ts';
 import { conflict, invalid, notFound } from './errors.ts';
 import type { AiSettings, PlatformEvent } from './model.ts';
 import { snapshotProblem } from './snapshot-check.ts';
-import { type SeededTenantData, TenantState } from './tenant-state.ts';
+import { LAST_ID_HANDED_OUT, type SeededTenantData, TenantState } from './tenant-state.ts';
 import { withoutPassword } from './users.ts';
 
 // A snapshot and the seeds' loader are shapes the commands pass too: their home is ./commands/command.ts.
@@ -149,6 +149,30 @@ export class CommandLogError extends Error {
     this.name = 'CommandLogError';
   }
 }
+
+/**
+ * A write refused because a tenant's ids are used up: a counter of its snapshot is at
+ * LAST_ID_HANDED_OUT (tenant-state.ts). Nothing changed; answered as the state that cannot be kept
+ * (503 STATE_NOT_SAVED) with no Retry-After, since only a reset or another snapshot helps.
+ */
+export class IdsUsedUp extends Error {
+  constructor(tenantId: string, kind: string) {
+    super(
+      `The change was not saved: tenant ${tenantId} has handed out its last id of seq.${kind} (${LAST_ID_HANDED_OUT}; ids stay 32-bit integers). Nothing was changed; reset the mock or load a snapshot with lower counters.`,
+    );
+    this.name = 'IdsUsedUp';
+  }
+}
+
+/** Commands that take no ids of a tenant's own making, or replace every counter: never refused by IdsUsedUp. */
+const WITHOUT_NEW_IDS = new Set<CommandName>([
+  'reset',
+  'importSnapshot',
+  'loadFixtures',
+  'advanceClock',
+  'setClock',
+  'settleJobs',
+]);
 
 /** Arguments as they are logged: a user's password only as its hash, never in clear. */
 function asLogged<A>(args: A): A {
@@ -342,6 +366,11 @@ export class Platform implements CommandPlatform {
   }
 
   private execute<N extends CommandName>(name: N, args: CommandArgs<N>): CommandResult<N> {
+    if (!WITHOUT_NEW_IDS.has(name))
+      for (const tenant of this.tenants.values()) {
+        const kind = tenant.counterAtOrPast(LAST_ID_HANDED_OUT);
+        if (kind) throw new IdsUsedUp(tenant.id, kind);
+      }
     const at = this.now();
     // Written down only where a command log keeps it: hashing a new user's password for no command log was
     // 2 % of a write's CPU without --state-file.

@@ -64,6 +64,16 @@ describe('snapshotProblem', () => {
       /course \d+: elements: id \d+ is past the counter seq\.element \(1\)/,
     ],
     [
+      'a counter past the largest 32-bit id (a later create would make an id no path accepts)',
+      (s) => (s.tenants.demo.seq.assignment = 2 ** 31),
+      /^tenant demo: the counter seq\.assignment is 2147483648, not a whole number from 0 to 2147483647/,
+    ],
+    [
+      'a counter past the safest integer, of a kind with no records',
+      (s) => (s.tenants.demo.seq.receiver = 2 ** 53),
+      /the counter seq\.receiver is 9007199254740992, not a whole number from 0 to 2147483647/,
+    ],
+    [
       'an event counter behind',
       (s) => (s.tenants.demo.seq.event = 0),
       /events: id \d+ is past the counter seq\.event \(0\)/,

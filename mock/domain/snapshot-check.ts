@@ -4,6 +4,7 @@
 // create failed; two users with one e-mail or API ID make lookups answer either. The whole snapshot
 // is checked before anything is loaded, and the first problem is named.
 import type { COLLECTIONS, CollectionName } from './model.ts';
+import { INT32_MAX } from './tenant-state.ts';
 
 /**
  * How each collection's ids are made: `seq`, the counter of TenantState.nextId that hands them out
@@ -61,6 +62,7 @@ class Ids {
     const last = this.seq[this.counter] ?? 0;
     if (typeof last !== 'number' || !Number.isInteger(last) || last < 0)
       return `the counter seq.${this.counter} is ${JSON.stringify(last)}, not a whole number`;
+
     if (n > last)
       return `${this.where}: id ${JSON.stringify(id)} is past the counter seq.${this.counter} (${last}); the next ids handed out would repeat it`;
     return null;
@@ -85,6 +87,9 @@ function unique(where: string, what: string, values: Iterable<unknown>): string 
 function tenantProblem(id: string, tenant: Loose): string | null {
   const seq = (typeof tenant.seq === 'object' && tenant.seq !== null ? tenant.seq : {}) as Loose;
   const at = `tenant ${id}`;
+  for (const [kind, last] of Object.entries(seq))
+    if (typeof last !== 'number' || !Number.isInteger(last) || last < 0 || last > INT32_MAX)
+      return `${at}: the counter seq.${kind} is ${JSON.stringify(last)}, not a whole number from 0 to ${INT32_MAX} (ids are 32-bit integers)`;
   for (const [name, how] of Object.entries(IDS) as [CollectionName, (typeof IDS)[CollectionName]][]) {
     const ids = new Ids(`${at}: ${name}`, seq, how.seq, how.prefix);
     for (const record of records(tenant[name])) {

@@ -35,6 +35,16 @@ import { type MadeUsers, UserTable } from './user-table.ts';
 
 export type { UserStats } from './user-stats-table.ts';
 
+/** The largest id the contracts allow (ids, offsets and limits are int32) and a snapshot's counters may hold. */
+export const INT32_MAX = 2_147_483_647;
+
+/**
+ * Where the mock stops handing out ids: once a counter of any tenant reaches it (a snapshot can put it
+ * there), every write but a reset, a snapshot, fixtures and the clock is refused (Platform.execute), so
+ * no id passes INT32_MAX. The 147 M ids between the two are more than any one command can take.
+ */
+export const LAST_ID_HANDED_OUT = 2_000_000_000;
+
 /** docs/adr-0002: generation takes 10–30 s of virtual time by default. */
 export const DEFAULT_AI_SETTINGS: AiSettings = {
   generationMinSeconds: 10,
@@ -203,8 +213,17 @@ export class TenantState {
   }
 
   nextId(kind: string): number {
-    this.seq[kind] = (this.seq[kind] ?? 0) + 1;
-    return this.seq[kind];
+    const id = (this.seq[kind] ?? 0) + 1;
+    // Platform.execute refuses every write once a counter reaches LAST_ID_HANDED_OUT, far below this.
+    if (id > INT32_MAX) throw new Error(`seq.${kind} of ${this.id} passed ${INT32_MAX}`);
+    this.seq[kind] = id;
+    return id;
+  }
+
+  /** The first counter at or past `limit`, if any: `user` for `seq.user`. */
+  counterAtOrPast(limit: number): string | undefined {
+    for (const [kind, last] of Object.entries(this.seq)) if (last >= limit) return kind;
+    return undefined;
   }
 
   // Users.

@@ -518,6 +518,35 @@ describe('snapshot and reset', () => {
     expect(JSON.stringify(h.platform.snapshot())).toBe(before);
   });
 
+  it("refuses a counter past the largest 32-bit id; at the last id handed out, refuses writes in each API's shape (503, no Retry-After) and changes nothing until a reset", async () => {
+    const exported = (await h.admin('/snapshot')).body;
+    const past = structuredClone(exported);
+    past.tenants.demo.seq.assignment = 2 ** 31;
+    const refused = await h.admin('/snapshot', { method: 'PUT', json: past });
+    expect(refused.status).toBe(400);
+    const last = structuredClone(exported);
+    last.tenants.demo.seq.user = 2_000_000_000;
+    expect((await h.admin('/snapshot', { method: 'PUT', json: last })).status).toBe(200);
+    const before = h.platform.snapshot();
+    const user = {
+      name: 'One more',
+      email: 'one.more@example.com',
+      password: 'secret123',
+      roleAlias: 'learner',
+    };
+    const v1 = await h.v1('/users', { method: 'POST', json: user });
+    expect(v1.status).toBe(503);
+    expect(v1.body.message).toMatch(/tenant demo has handed out its last id of seq\.user \(2000000000/);
+    expect(v1.headers.get('retry-after')).toBeNull();
+    const v2 = await h.v2('/users/banned', { method: 'POST', json: { userId: 5 } });
+    expect({ status: v2.status, code: v2.body.code }).toEqual({ status: 503, code: 'STATE_NOT_SAVED' });
+    expect(h.platform.snapshot()).toEqual(before);
+    // Reads go on; a reset hands out ids again.
+    expect((await h.v1('/courses')).status).toBe(200);
+    await h.admin('/reset', { method: 'POST', json: {} });
+    expect((await h.v1('/users', { method: 'POST', json: user })).status).toBe(201);
+  });
+
   it("resets to the demo seed, or to the empty seed, whose MCP access is seed 000's default none while the demo's is full (000/licence.none)", async () => {
     await h.v1('/groups', { method: 'POST', json: { name: 'Gone after reset' } });
     expect((await h.admin('/reset', { method: 'POST', json: { seed: 'empty' } })).body.seed).toBe('empty');

@@ -224,6 +224,24 @@ describe('secrets wherever a request carries them (docs/mock.md, Secrets in the 
     expect(har).not.toContain(READ_KEY);
   });
 
+  it('masks a password in a body over 32 KB, its name escaped in the text as sent', async () => {
+    const password = 'escaped-name-password';
+    const padding = 'p'.repeat(BODY_LIMIT);
+    // `\u0077` is `w`: JSON's parser reads "password", a search of the text for "password" does not.
+    const text = `{"name":"Ines","email":"big-body@example.com","pass\\u0077ord":"${password}","roleAlias":"learner","bio":"${padding}"}`;
+    expect(JSON.parse(text).password).toBe(password);
+    const sent = await h.v1('/users', {
+      method: 'POST',
+      body: text,
+      headers: { 'content-type': 'application/json' },
+    });
+    const [entry] = (await journal('?operationId=createUser&limit=1&full=true')).requests;
+    expect(entry.status).toBe(sent.status);
+    expect(entry.request.bodyNote).toMatch(/^cut at 32768 of \d+ bytes$/);
+    expect(JSON.stringify(entry)).not.toContain(password);
+    expect(JSON.stringify(await detail(entry.id))).not.toContain(password);
+  });
+
   it("masks a webhook receiver's secret in a snapshot read and written through the admin API", async () => {
     const secret = 'journal-snapshot-signing-secret';
     await h.admin('/tenants/demo/webhooks', {
