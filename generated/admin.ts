@@ -2590,7 +2590,7 @@ export interface components {
             ai: {
                 [key: string]: unknown;
             };
-            /** @description The last id handed out, per kind of record. */
+            /** @description The last id handed out, per kind of record. Ids are 32-bit integers, so a counter is at most 2147483647; once one reaches 2000000000 the mock refuses every write that could make a record (503 `STATE_NOT_SAVED`, no `Retry-After`) until a reset or a snapshot with lower counters. */
             seq: {
                 [key: string]: number;
             };
@@ -2625,7 +2625,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description The mock could not keep or read the state: its state file could not be written (a full disk, say), or, in a shared sandbox (`--store`), the PostgreSQL store every replica shares could not be reached, which any request may meet, a read too. Nothing changed, and the same request may be retried after the delay in `Retry-After` (code `STATE_NOT_SAVED`). */
+        /** @description The mock could not keep or read the state: its state file could not be written (a full disk, say), or, in a shared sandbox (`--store`), the PostgreSQL store every replica shares could not be reached, which any request may meet, a read too. Nothing changed, and the same request may be retried after the delay in `Retry-After` (code `STATE_NOT_SAVED`). A write is refused the same way, with no `Retry-After`, once a tenant has handed out its last id (a counter of a loaded snapshot at 2000000000: ids stay 32-bit integers); only a reset or a snapshot with lower counters helps. */
         ServiceUnavailable: {
             headers: {
                 /**

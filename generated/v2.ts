@@ -2035,7 +2035,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The mock could not keep or read the state: its state file could not be written (a full disk, say), or, in a shared sandbox (`lmskit mock --store`), the PostgreSQL store every replica shares could not be reached, which any request may meet, a read too, since the replica cannot promise the newest state. Nothing changed, and the same request may be retried after the delay. Assumed choice (the seed shows no server errors): status 503 with code `STATE_NOT_SAVED`, the delay in the message and in `Retry-After`. */
+        /** @description The mock could not keep or read the state: its state file could not be written (a full disk, say), or, in a shared sandbox (`lmskit mock --store`), the PostgreSQL store every replica shares could not be reached, which any request may meet, a read too, since the replica cannot promise the newest state. Nothing changed, and the same request may be retried after the delay. Assumed choice (the seed shows no server errors): status 503 with code `STATE_NOT_SAVED`, the delay in the message and in `Retry-After`. A write is refused the same way, with no `Retry-After`, once a tenant has handed out its last id (a counter of a loaded snapshot at 2000000000: ids stay 32-bit integers); only a reset or a snapshot with lower counters helps. */
         ServiceUnavailable: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
