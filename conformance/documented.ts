@@ -7,8 +7,9 @@
 //   property so marked is no longer required;
 // - a node marked `x-assumed-closed: true` loses its `enum`: the seed lists some values and does not
 //   say there are no others (the generation job's intermediate states);
-// - a list marked `x-assumed-bound: true` loses its `maxItems`: the seed shows no paging or cap, so the
-//   kit's bound is its choice, while its items are what the seed says they are;
+// - a node marked `x-assumed-bound: true` loses its `maxItems`, `maxLength` and `maximum`: the seed
+//   shows no paging, cap or length, so the kit's bound is its choice, while what it bounds is what the
+//   seed says it is;
 // - nothing is closed: `additionalProperties: false` and `unevaluatedProperties: false` go, since
 //   the seeds nowhere forbid a field they do not list. An extra field is at most the kit's choice
 //   departed from (a SHOULD), never a MUST failure.
@@ -29,7 +30,11 @@ export function documentedSchema(node: unknown): unknown {
   if (node['x-assumed'] === true) return {};
   const out: Node = { ...node };
   if (out['x-assumed-closed'] === true) delete out.enum;
-  if (out['x-assumed-bound'] === true) delete out.maxItems;
+  if (out['x-assumed-bound'] === true) {
+    delete out.maxItems;
+    delete out.maxLength;
+    delete out.maximum;
+  }
   if (out.additionalProperties === false) delete out.additionalProperties;
   if (out.unevaluatedProperties === false) delete out.unevaluatedProperties;
   for (const k of SUBSCHEMA) if (isObject(out[k])) out[k] = documentedSchema(out[k]);

@@ -2519,7 +2519,10 @@ export interface components {
             mcpAiAccess: boolean;
             /** @description Users. */
             users: ({
-                /** @description Integer id. */
+                /**
+                 * Format: int32
+                 * @description Integer id.
+                 */
                 id: number;
                 /** @description v1 API ID. */
                 apiId: string;
@@ -2536,11 +2539,20 @@ export interface components {
             chains: components["schemas"]["StateRecordList"];
             /** @description Assignments. */
             assignments: ({
-                /** @description Assignment id. */
+                /**
+                 * Format: int32
+                 * @description Assignment id.
+                 */
                 id: number;
-                /** @description Integer id of the user. */
+                /**
+                 * Format: int32
+                 * @description Integer id of the user.
+                 */
                 userId: number;
-                /** @description Course id. */
+                /**
+                 * Format: int32
+                 * @description Course id.
+                 */
                 courseId: number;
             } & {
                 [key: string]: unknown;
@@ -2552,11 +2564,17 @@ export interface components {
             }[];
             /** @description Webhook events. */
             events: ({
-                /** @description Event id. */
+                /**
+                 * Format: int32
+                 * @description Event id.
+                 */
                 id: number;
                 /** @description Dot-notation event type. */
                 type: string;
-                /** @description When it occurred, Unix seconds. */
+                /**
+                 * Format: int64
+                 * @description When it occurred, Unix seconds.
+                 */
                 occuredAt: number;
             } & {
                 [key: string]: unknown;
@@ -2565,7 +2583,10 @@ export interface components {
             mcpKeys: ({
                 /** @description Key id. */
                 id: string;
-                /** @description Integer id of the owner. */
+                /**
+                 * Format: int32
+                 * @description Integer id of the owner.
+                 */
                 userId: number;
                 /** @description SHA-256 of the key, hex. */
                 hash: string;
@@ -2639,7 +2660,7 @@ export interface components {
                 "application/json": components["schemas"]["AdminError"];
             };
         };
-        /** @description The request does not match the contract; nothing changed. */
+        /** @description The request does not match the contract; nothing changed. A JSON body over 1 MB (1048576 bytes, by its declared length or as it arrives) is refused the same way before it is parsed, as is one nested deeper than 64 levels. */
         BadRequest: {
             headers: {
                 [name: string]: unknown;

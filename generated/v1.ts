@@ -527,6 +527,7 @@ export interface components {
         /** @description An option of a choice attribute (types 3 and 4) in a request. The option `id` is assigned by the service and appears in responses only. */
         AttributeOptionRequest: {
             /**
+             * Format: int32
              * @description Display order of the option.
              * @example 1
              */
@@ -552,6 +553,7 @@ export interface components {
              */
             apiId?: string;
             /**
+             * Format: int32
              * @description Display order; a positive integer that should be unique among the attributes.
              * @example 1
              */
@@ -609,6 +611,7 @@ export interface components {
         /** @description A user attribute definition to create or update. An existing user attribute is matched by `id` and updated instead of created; its `type` cannot change, the options of a choice type can. */
         UserAttributeRequest: {
             /**
+             * Format: int32
              * @description ID of an existing user attribute to update; omit it to create a new attribute.
              * @example 4
              */
@@ -626,6 +629,7 @@ export interface components {
              */
             apiId?: string;
             /**
+             * Format: int32
              * @description Display order; a positive integer that should be unique among the attributes.
              * @example 1
              */
@@ -726,6 +730,7 @@ export interface components {
              */
             courses?: number[];
             /**
+             * Format: int64
              * @description Deadline of the assignments made through `courses`, as a Unix timestamp (seconds, UTC).
              * @example 1769904000
              */
@@ -1099,6 +1104,7 @@ export interface components {
              */
             name: string;
             /**
+             * Format: int32
              * @description ID of the parent group.
              * @example 3
              */
@@ -1189,6 +1195,7 @@ export interface components {
              */
             name: string;
             /**
+             * Format: int32
              * @description ID of the parent group; null removes the parent.
              * @example 3
              */
@@ -1345,11 +1352,13 @@ export interface components {
              */
             groups?: number[];
             /**
+             * Format: int64
              * @description When the assignment starts, Unix timestamp (seconds, UTC); omitted = at once. Assignment lists show it as `assignedAt`, and the learner cannot start the course before it (assumed, the seed shows no field for it in the answers).
              * @example 1767830400
              */
             assignAt?: number;
             /**
+             * Format: int64
              * @description Completion deadline, Unix timestamp (seconds, UTC).
              * @example 1769904000
              */
@@ -1676,7 +1685,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Validation failed; `errors` maps each invalid field to its messages. */
+        /** @description Validation failed; `errors` maps each invalid field to its messages. A JSON body over 1 MB (1048576 bytes, by its declared length or as it arrives) is refused the same way before it is parsed, as is one nested deeper than 64 levels: assumed, the seeds set no size. */
         BadRequest: {
             headers: {
                 [name: string]: unknown;

@@ -1511,16 +1511,19 @@ export interface components {
         /** @description Body of a single-user assignment; shape and the names `deadlineAt` and `startAt` assumed (the seed shows the tool parameters, not the body). */
         AssignUserRequest: {
             /**
+             * Format: int32
              * @description Integer id of the user to assign.
              * @example 6
              */
             userId: number;
             /**
+             * Format: int64
              * @description Deadline, Unix seconds; omitted means no deadline.
              * @example 1769904000
              */
             deadlineAt?: number;
             /**
+             * Format: int64
              * @description When the course becomes available, Unix seconds; omitted means immediately.
              * @example 1767830400
              */
@@ -1540,6 +1543,7 @@ export interface components {
             /** @description Integer ids of the groups to assign the course to; `bulk_assign` sends one. */
             groups: number[];
             /**
+             * Format: int64
              * @description Deadline for every member, Unix seconds; omitted means no deadline. Name and place assumed.
              * @example 1769904000
              */
@@ -1588,6 +1592,7 @@ export interface components {
             /** @description Integer ids of groups to assign the chain to. */
             groups?: number[];
             /**
+             * Format: int64
              * @description Deadline for the whole chain, Unix seconds; omitted means no deadline.
              * @example 1769904000
              */
@@ -1615,6 +1620,7 @@ export interface components {
         /** @description Body of a ban; shape `{userId}` assumed. */
         BanUserRequest: {
             /**
+             * Format: int32
              * @description Integer id of the user to ban.
              * @example 6
              */
@@ -1678,6 +1684,7 @@ export interface components {
         /** @description Body of a course clone (documented `{courseId}`). */
         CloneCourseRequest: {
             /**
+             * Format: int32
              * @description Integer id of the course to copy.
              * @example 7
              */
@@ -2045,7 +2052,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The request does not match the contract (wrong type, value out of bounds, missing required field, malformed JSON). Assumed choice: status 400 with code `VALIDATION_ERROR`, the message naming the field. */
+        /** @description The request does not match the contract (wrong type, value out of bounds, missing required field, malformed JSON). Assumed choice: status 400 with code `VALIDATION_ERROR`, the message naming the field. A JSON body over 1 MB (1048576 bytes, by its declared length or as it arrives) is refused the same way before it is parsed, as is one nested deeper than 64 levels: assumed, the seeds set no size. */
         BadRequest: {
             headers: {
                 [name: string]: unknown;

@@ -14,6 +14,8 @@
 //    MCP Inspector CLI (scripts/mcp-official-checks.ts).
 // 4. Dredd 14 on the three contracts as `lmskit export --for dredd` writes them, with
 //    tools/dredd/hooks.js, against a fresh mock process of its own (scripts/dredd-checks.ts).
+// 5. Spectral's OWASP rules on the bounds of inputs, on the requests of the three contracts
+//    (scripts/spectral-checks.ts): every string a client sends has a maxLength, every integer a range.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer, request as httpRequest } from 'node:http';
 import { join } from 'node:path';
@@ -25,6 +27,7 @@ import { bundlePath, ROOT } from '../lib/paths.ts';
 import { DEMO_SITE_API_KEY, demoMcpKey } from '../mock/seed/demo.ts';
 import { runDredd } from './dredd-checks.ts';
 import { runOfficialMcpChecks } from './mcp-official-checks.ts';
+import { runSpectral } from './spectral-checks.ts';
 
 const children: ChildProcess[] = [];
 const stop = () => {
@@ -217,16 +220,21 @@ console.log(
 );
 const dredd = await runDredd();
 for (const p of dredd.problems) console.log(`✗ ${p}`);
+
+console.log("\nSpectral's OWASP rules on the bounds of what clients send (tools/spectral/ruleset.yaml)");
+const spectral = await runSpectral();
+for (const p of spectral) console.log(`✗ ${p}`);
 const ok =
   failed.length === 0 &&
   report.results.some((r) => r.status === 'pass') &&
   respectCode === 0 &&
   mcpProblems.length === 0 &&
-  dredd.problems.length === 0;
+  dredd.problems.length === 0 &&
+  spectral.length === 0;
 const passed = report.results.filter((r) => r.status === 'pass').length;
 console.log(
   ok
-    ? `\ncross-check: ${passed} checks agree with Prism, the Arazzo workflows pass, the MCP conformance suite and Inspector pass the tool server, and Dredd passes ${dredd.counts.reduce((n, c) => n + c.passing, 0)} transactions (${dredd.counts.reduce((n, c) => n + c.skipped, 0)} skipped)`
+    ? `\ncross-check: ${passed} checks agree with Prism, the Arazzo workflows pass, the MCP conformance suite and Inspector pass the tool server, and Dredd passes ${dredd.counts.reduce((n, c) => n + c.passing, 0)} transactions (${dredd.counts.reduce((n, c) => n + c.skipped, 0)} skipped), and Spectral finds every request string and integer bounded`
     : '\ncross-check FAILED',
 );
 process.exit(ok ? 0 : 1);

@@ -243,7 +243,7 @@ describe('custom attribute apiIds and stored values (seed 001, Custom attributes
 });
 
 describe('a user id that names no user is a missing user (seed 001, User ban state: user missing → 404; Users: 404)', () => {
-  it.each(['no-such-user', 'a b', 'ümlaut', 'x'.repeat(300)])('bans %s: 404, nothing changes', async (id) => {
+  it.each(['no-such-user', 'a b', 'ümlaut', 'x'.repeat(255)])('bans %s: 404, nothing changes', async (id) => {
     const before = [...demo().users.values()].filter((u) => u.isBanned).length;
     const answer = await h.v1('/users/blocked', { method: 'POST', json: { id } });
     expect(answer).toMatchObject({ status: 404, body: { status: 404 } });
@@ -257,6 +257,12 @@ describe('a user id that names no user is a missing user (seed 001, User ban sta
     });
     expect(patched.status).toBe(404);
     expect((await h.v1(`/users/${encodeURIComponent(id)}/assignments`)).status).toBe(404);
+  });
+
+  it("refuses an id longer than the longest API ID (255 characters, the kit's bound) as invalid, 400 keyed id", async () => {
+    const answer = await h.v1('/users/blocked', { method: 'POST', json: { id: 'x'.repeat(256) } });
+    expect(answer.status).toBe(400);
+    expect(Object.keys(answer.body.errors)).toEqual(['id']);
   });
 
   it('still refuses an empty id as invalid (400 keyed id)', async () => {

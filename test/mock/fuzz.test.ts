@@ -103,7 +103,11 @@ function withDemoIds(schema: Node, body: unknown, i: number): unknown {
       const kind = kindOf(name) ?? kindOf(sub.description);
       const ids = kind && kind !== 'attribute' ? demoIds[kind] : undefined;
       if (!ids) delete out[name];
-      else out[name] = [sub.type].flat().includes('array') ? [pick(ids, i), pick(ids, i + 1)] : pick(ids, i);
+      // The next ids after the path's (pick(ids, i)), so a group is never made its own parent.
+      else
+        out[name] = [sub.type].flat().includes('array')
+          ? [pick(ids, i + 1), pick(ids, i + 2)]
+          : pick(ids, i + 1);
     }
   }
   return out;
