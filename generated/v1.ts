@@ -96,7 +96,7 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The user's API ID (alphanumeric). Any other text names no user: 404, as for a missing user (seed 001, Users: 404).
+                 * @description The user's API ID (alphanumeric). Any other text names no user: 404, as for a missing user.
                  * @example lena
                  */
                 userId: components["parameters"]["UserId"];
@@ -122,7 +122,7 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The user's API ID (alphanumeric). Any other text names no user: 404, as for a missing user (seed 001, Users: 404).
+                 * @description The user's API ID (alphanumeric). Any other text names no user: 404, as for a missing user.
                  * @example lena
                  */
                 userId: components["parameters"]["UserId"];
@@ -845,7 +845,7 @@ export interface components {
         /** @description Body of `blockUser`. */
         BlockUserRequest: {
             /**
-             * @description API ID of the user to ban. Any text that is no user's API ID, one that is not alphanumeric included, is a missing user: 404 (seed 001, User ban state).
+             * @description API ID of the user to ban, at most 255 characters. Any text that is no user's API ID, one that is not alphanumeric included, is a missing user: 404.
              * @example anna01
              */
             id: string;
@@ -1715,7 +1715,7 @@ export interface components {
     };
     parameters: {
         /**
-         * @description The user's API ID (alphanumeric). Any other text names no user: 404, as for a missing user (seed 001, Users: 404).
+         * @description The user's API ID (alphanumeric). Any other text names no user: 404, as for a missing user.
          * @example lena
          */
         UserId: string;
@@ -1909,7 +1909,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The user's API ID (alphanumeric). Any other text names no user: 404, as for a missing user (seed 001, Users: 404).
+                 * @description The user's API ID (alphanumeric). Any other text names no user: 404, as for a missing user.
                  * @example lena
                  */
                 userId: components["parameters"]["UserId"];
@@ -1941,7 +1941,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The user's API ID (alphanumeric). Any other text names no user: 404, as for a missing user (seed 001, Users: 404).
+                 * @description The user's API ID (alphanumeric). Any other text names no user: 404, as for a missing user.
                  * @example lena
                  */
                 userId: components["parameters"]["UserId"];

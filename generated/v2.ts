@@ -1580,7 +1580,7 @@ export interface components {
              */
             usersAssigned: number;
             /**
-             * @description Banned members left out: a ban revokes course access (seed 000, ban_user), so a banned member is not assigned, as a banned user given by id is not (the seeds do not rule on groups). Assumed field.
+             * @description Banned members left out: a ban revokes course access, so a banned member is not assigned, as a banned user given by id is not (the seeds do not rule on groups). Assumed field.
              * @example 0
              */
             bannedSkipped: number;

@@ -6,7 +6,8 @@
 //   stays on: NaN and ±Infinity (a huge number in a query or body) are not numbers. validateSchema
 //   is off: `npm run lint` checks the documents against the OpenAPI and JSON Schema meta-schemas, and
 //   checking them again here compiled the meta-schema on every start, a sixth of the mock's start-up.
-//   `format: binary` (an upload's part) accepts anything.
+//   `format: binary` (an upload's part) accepts anything. Errors are verbose: each carries the schema
+//   that failed, whose `x-refusal` words the refusal (lib/readable-errors.ts).
 // Both know ajv-formats' formats and report every error, not the first.
 import { Ajv2020, type Options } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
@@ -27,6 +28,7 @@ export function createAjv(
           strictNumbers: true,
           allErrors: true,
           validateSchema: false,
+          verbose: true,
           ...options,
         });
   addFormats(ajv);

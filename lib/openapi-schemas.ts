@@ -3,6 +3,7 @@
 // so internal `$ref`s (`#/components/schemas/...`) resolve as they do in the spec.
 import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { createAjv } from './ajv.ts';
+import { readableErrors } from './readable-errors.ts';
 
 const DOC_ID = 'lmskit:spec';
 
@@ -40,7 +41,7 @@ export class SpecSchemas {
   /** Errors of `value` against the schema at `at`, or an empty list. */
   errors(at: readonly string[], value: unknown): ErrorObject[] {
     const validate = this.validator(at);
-    return validate(value) ? [] : [...(validate.errors ?? [])];
+    return validate(value) ? [] : readableErrors(validate.errors ?? []);
   }
 
   /** How many schemas have been compiled so far (compiled once, then reused). */

@@ -48,7 +48,7 @@ export function explainFailure(tool: ToolDefinition, answer: BackendAnswer): str
         case 'MCP_AI_DISABLED':
           return 'AI tools are disabled on this workspace. An administrator can enable them; until then use the other tools.';
         case 'WRITE_SCOPE_REQUIRED':
-          return `${tool.name} changes data, but this key may only read now (${said || 'read-only'}). Ask your administrator for a key with the write scope, or for the workspace's MCP access to be set to full.`;
+          return `${tool.name} changes data, but this key may only read (${said || 'read-only'}). Ask your administrator for a key with the write scope, or for the workspace's MCP access to be set to full.`;
         case 'ROLE_HIERARCHY':
           return `The target user's role is not below yours, so you cannot do this to them. Ask someone with a higher role. (${said})`;
         case 'CHAIN_NOT_OWNED':

@@ -52,21 +52,17 @@ function describe(e: ErrorObject): string {
   const what =
     e.keyword === 'enum'
       ? `must be one of ${(e.params.allowedValues as unknown[]).join(', ')}`
-      : e.keyword === 'oneOf'
-        ? 'must be a whole number from 1 (an id) or a name'
-        : (e.message ?? 'is not valid');
+      : (e.message ?? 'is not valid');
   return `${where || 'the value'}: ${what}`;
 }
 
 /**
  * The problems of a value against a schema of the admin contract (`Fixture`, `UpdateAiSettingsRequest`),
- * one line each; where the value fits neither form of a `oneOf` (a course by id or by name), that
- * line alone, not one per form.
+ * one line each; where the value fits neither form of a `oneOf` (a course by id or by name), the
+ * contract's sentence for it (`x-refusal`, lib/readable-errors.ts) alone, not one line per form.
  */
 export function adminSchemaProblems(schema: string, value: unknown): string[] {
-  const errors = schemas().errors(['components', 'schemas', schema], value);
-  const oneOfAt = new Set(errors.filter((e) => e.keyword === 'oneOf').map((e) => e.instancePath));
-  const lines = errors.filter((e) => e.keyword === 'oneOf' || !oneOfAt.has(e.instancePath)).map(describe);
+  const lines = schemas().errors(['components', 'schemas', schema], value).map(describe);
   return [...new Set(lines)];
 }
 

@@ -3,6 +3,7 @@
 // every problem is collected, in the document's order, so one answer names them all.
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import type { Request } from 'express';
+import { readableErrors } from '../../../lib/readable-errors.ts';
 import type { ValidatedRequest } from './coerce.ts';
 import type { CompiledOperation, CompiledParameter } from './compile.ts';
 
@@ -35,7 +36,7 @@ export function inputProblems(
     }
     const value = (param.in === 'path' ? input.params : input.query)[param.name];
     if (!validate(value))
-      problems.push({ in: param.in, name: param.name, errors: [...(validate.errors ?? [])] });
+      problems.push({ in: param.in, name: param.name, errors: readableErrors(validate.errors ?? []) });
   }
   const hasBody = Number(req.get('content-length') ?? 0) > 0 || req.get('transfer-encoding') !== undefined;
   const { mediaTypes, required, validate } = op.body;
@@ -45,7 +46,7 @@ export function inputProblems(
     if (required) problems.push({ in: 'body', errors: [requiredError('body')] });
     input.body = undefined;
   } else if (validate && !validate(req.body)) {
-    problems.push({ in: 'body', errors: [...(validate.errors ?? [])] });
+    problems.push({ in: 'body', errors: readableErrors(validate.errors ?? []) });
   }
   return problems;
 }
