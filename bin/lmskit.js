@@ -63,6 +63,20 @@ if (!command) {
 }
 const script = join(root, command.script);
 process.argv = [process.argv[0], script, ...args];
+// `npx lmskit …` and `npm start` make this process a child of npm's, which does not pass on a signal
+// it is sent: a user who stops the process they started (its PID, a supervisor's kill) left this one
+// serving and holding the port. Started so (npm sets npm_command to exec or start), this process stops
+// as a SIGTERM stops it once the process that started it is gone. Elsewhere (`nohup lmskit mock &`, a
+// service manager, a script of the user's own) it outlives its parent, as a server should.
+if (['exec', 'start'].includes(process.env.npm_command ?? '')) {
+  const parent = process.ppid;
+  const watch = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(watch);
+    process.kill(process.pid, 'SIGTERM');
+  }, 500);
+  watch.unref();
+}
 /** Runs the command from its bundle; false where the bundle is gone (another start replaced it). */
 async function fromBundle(url) {
   try {
