@@ -7,7 +7,7 @@
 // in about 0.3 s. Where a bundle cannot be made or written, the command runs through tsx.
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /**
@@ -65,10 +65,15 @@ export async function bundled(root, name, script) {
   if (ready) return pathToFileURL(ready).href;
   try {
     const esbuild = await import('esbuild');
+    // Split: a module the command imports dynamically (the tool server's HTTP side, with Express) is a
+    // chunk of its own, loaded only when imported, so a stdio start does not load it.
     const out = await esbuild.build({
-      entryPoints: [script],
+      entryPoints: { [key]: script },
       absWorkingDir: root,
       bundle: true,
+      splitting: true,
+      outdir: dir,
+      outExtension: { '.js': '.mjs' },
       platform: 'node',
       format: 'esm',
       target: 'node20',
@@ -78,12 +83,26 @@ export async function bundled(root, name, script) {
       logLevel: 'silent',
       plugins: [ownUrls],
     });
-    const code = out.outputFiles[0].contents;
-    // Named by its content: processes starting at once write the same bytes to the same name.
-    const digest = createHash('sha256').update(code).digest('hex').slice(0, 16);
-    const bundle = join(dir, `${key}-${digest}.mjs`);
+    // Named by its content: processes starting at once write the same bytes to the same name. A
+    // bundle is a folder of its entry and chunks, written beside under another name and renamed whole.
+    const hash = createHash('sha256');
+    for (const file of out.outputFiles) hash.update(file.path).update(file.contents);
+    const folder = join(dir, `${key}-${hash.digest('hex').slice(0, 16)}`);
+    const bundle = join(folder, `${key}.mjs`);
     mkdirSync(dir, { recursive: true });
-    replace(bundle, code);
+    try {
+      statSync(bundle);
+    } catch {
+      const temporary = `${folder}.${process.pid}`;
+      mkdirSync(temporary, { recursive: true });
+      for (const file of out.outputFiles) writeFileSync(join(temporary, relative(dir, file.path)), file.contents);
+      try {
+        renameSync(temporary, folder);
+      } catch {
+        // Another start renamed the same bytes there first.
+        rmSync(temporary, { recursive: true, force: true });
+      }
+    }
     // This file is an input too: a change to how bundles are made makes them again.
     const files = [
       ...Object.keys(out.metafile.inputs).map((f) => resolve(root, f)),
@@ -95,7 +114,7 @@ export async function bundled(root, name, script) {
       old = JSON.parse(readFileSync(manifestFile, 'utf8')).bundle;
     } catch {}
     replace(manifestFile, JSON.stringify({ bundle, inputs }));
-    if (old && old !== bundle) rmSync(old, { force: true });
+    if (old && old !== bundle) rmSync(dirname(old), { recursive: true, force: true });
     return pathToFileURL(bundle).href;
   } catch {
     return null;

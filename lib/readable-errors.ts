@@ -11,7 +11,13 @@ import type { ErrorObject } from 'ajv/dist/2020.js';
  * it must take. Another keyword's failure on the same schema (a type, a length, an unknown field) keeps
  * ajv's words, which already say it plainly.
  */
-const WORDED = new Set(['anyOf', 'oneOf', 'pattern', 'format']);
+const WORDED = new Set(['anyOf', 'oneOf', 'if', 'pattern', 'format']);
+
+/** Where the failures a choice of forms stands for are: its branches, or an `if`'s `then` and `else`. */
+const branchesOf = (e: ErrorObject): string[] =>
+  e.keyword === 'if'
+    ? [`${e.schemaPath.slice(0, -'if'.length)}then/`, `${e.schemaPath.slice(0, -'if'.length)}else/`]
+    : [`${e.schemaPath}/`];
 
 const refusalOf = (e: ErrorObject): string | undefined => {
   const refusal = (e.parentSchema as { 'x-refusal'?: unknown } | undefined)?.['x-refusal'];
@@ -19,14 +25,14 @@ const refusalOf = (e: ErrorObject): string | undefined => {
 };
 
 /**
- * `errors` with each failure of a pattern, a format or a choice of forms of a schema that has an
- * `x-refusal` said in that sentence, once per value, and the failures inside the branches of such an
- * `anyOf` or `oneOf` left out (the sentence says what the branches ask).
+ * `errors` with each failure of a pattern, a format or a choice of forms (`anyOf`, `oneOf`, `if`) of a
+ * schema that has an `x-refusal` said in that sentence, once per value, and the failures inside the
+ * branches of such a choice left out (the sentence says what the branches ask).
  */
 export function readableErrors(errors: ErrorObject[]): ErrorObject[] {
   const alternatives = errors
-    .filter((e) => (e.keyword === 'anyOf' || e.keyword === 'oneOf') && refusalOf(e))
-    .map((e) => ({ at: e.instancePath, under: `${e.schemaPath}/` }));
+    .filter((e) => e.keyword !== 'pattern' && e.keyword !== 'format' && refusalOf(e))
+    .flatMap((e) => branchesOf(e).map((under) => ({ at: e.instancePath, under })));
   const said = new Set<string>();
   const out: ErrorObject[] = [];
   for (const e of errors) {

@@ -3,11 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fromEnv, parseCommandLine, portOf, usageError } from '../lib/cli.ts';
-import { trustProxyOf } from '../lib/client-address.ts';
-import { expressServer } from '../lib/express-server.ts';
 import { ROOT } from '../lib/paths.ts';
 import { Backend } from './backend.ts';
-import { allowedHostsFor, createHttpApp, listensEverywhere, SERVER_OPTIONS } from './http.ts';
 import { ToolServer } from './server.ts';
 import { StdioTransport } from './stdio.ts';
 import { ToolRunner } from './tools.ts';
@@ -65,49 +62,8 @@ if (values['upload-root'] !== undefined) {
 }
 
 if (values.http) {
-  let allowedHosts: string[];
-  try {
-    allowedHosts = allowedHostsFor(
-      values.host,
-      values['allowed-hosts']?.split(',').map((h) => h.trim()),
-    );
-  } catch {
-    usageError(
-      `not a host name in --host or --allowed-hosts: ${values.host} ${values['allowed-hosts'] ?? ''}`,
-      HELP,
-    );
-  }
-  if (listensEverywhere(values.host) && !values['allowed-hosts'])
-    console.error(
-      `lmskit mcp: listening on every interface, but only requests whose Host is ${allowedHosts.join(', ')} are served; name the others with --allowed-hosts`,
-    );
-  let trustProxy: ReturnType<typeof trustProxyOf>;
-  try {
-    trustProxy = trustProxyOf(values['trust-proxy']);
-  } catch (error) {
-    usageError((error as Error).message, HELP);
-  }
-  const app = createHttpApp({
-    baseUrl,
-    runner,
-    version,
-    host: values.host,
-    allowedHosts,
-    allowedOrigins: values['allow-origin'],
-    ...(uploads.kind === 'inside' ? { uploadRoot: uploads.root } : {}),
-    trustProxy,
-  });
-  const server = expressServer(app, SERVER_OPTIONS).listen(port, values.host, () => {
-    console.log(
-      `lmskit MCP server (Streamable HTTP) on http://${values.host}:${port}/mcp, backend ${baseUrl}/api/v2`,
-    );
-  });
-  server.on('error', (error) => {
-    console.error(`cannot listen on ${values.host}:${port}: ${error.message}`);
-    process.exit(1);
-  });
-  for (const signal of ['SIGINT', 'SIGTERM'] as const)
-    process.on(signal, () => server.close(() => process.exit(0)));
+  const { serveHttp } = await import('./serve-http.ts');
+  serveHttp({ values, port, baseUrl, runner, version, uploads, help: HELP });
 } else {
   if (!values.key) usageError('lmskit mcp: no MCP key; pass --key or set LMSKIT_MCP_KEY', HELP);
   const toolServer = new ToolServer({

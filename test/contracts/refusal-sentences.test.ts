@@ -12,7 +12,7 @@ function unworded(node: unknown, at: string, out: string[] = []): string[] {
   if (!node || typeof node !== 'object') return out;
   const s = node as Record<string, unknown>;
   for (const k of ['anyOf', 'oneOf'])
-    if (Array.isArray(s[k]) && typeof s['x-refusal'] !== 'string') out.push(`${at}.${k}`);
+    if (s[k] !== undefined && typeof s['x-refusal'] !== 'string') out.push(`${at}.${k}`);
   for (const [key, value] of Object.entries(s))
     if (key !== 'example' && key !== 'examples') unworded(value, `${at}.${key}`, out);
   return out;

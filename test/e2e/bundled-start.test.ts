@@ -14,12 +14,30 @@ afterAll(() => {
   for (const r of roots) rmSync(r, { recursive: true, force: true });
 });
 
-/** A tiny kit: `main.ts` reports what `greeting.ts` says and which file it thinks it is. */
+/**
+ * A tiny kit: `main.ts` reports what `greeting.ts` says and which file it thinks it is, and imports
+ * `later.ts`, which imports a package, when asked.
+ */
 function kit(greeting: string): string {
   const root = mkdtempSync(join(tmpdir(), 'lmskit-bundle-'));
   roots.push(root);
   mkdirSync(join(root, 'lib'));
-  writeFileSync(join(root, 'main.ts'), "export { greeting, self } from './lib/greeting.ts';\n");
+  writeFileSync(
+    join(root, 'main.ts'),
+    "export { greeting, self } from './lib/greeting.ts';\nexport const later = async () => (await import('./lib/later.ts')).value;\n",
+  );
+  // A package imported by a module the command imports dynamically, as Express is by the tool
+  // server's HTTP side: it says when it is loaded.
+  mkdirSync(join(root, 'node_modules', 'later-package'), { recursive: true });
+  writeFileSync(
+    join(root, 'node_modules', 'later-package', 'package.json'),
+    JSON.stringify({ name: 'later-package', type: 'module', exports: './index.js' }),
+  );
+  writeFileSync(
+    join(root, 'node_modules', 'later-package', 'index.js'),
+    "globalThis.laterLoaded = true;\nexport const value = 'later';\n",
+  );
+  writeFileSync(join(root, 'lib', 'later.ts'), "export { value } from 'later-package';\n");
   say(root, greeting);
   return root;
 }
@@ -31,12 +49,20 @@ function say(root: string, greeting: string): void {
 }
 
 /** Makes (or reuses) the bundle in a separate process and loads it, as `bin/lmskit.js` does. */
-function start(root: string): { url: string | null; greeting?: string; self?: string } {
+function start(root: string): {
+  url: string | null;
+  greeting?: string;
+  self?: string;
+  loadedAtStart?: boolean;
+  later?: string;
+} {
   const script = `
     const { bundled } = await import(${JSON.stringify(BUNDLE_JS)});
     const url = await bundled(${JSON.stringify(root)}, 'main', ${JSON.stringify(join(root, 'main.ts'))});
     const m = url ? await import(url) : {};
-    console.log(JSON.stringify({ url, greeting: m.greeting, self: m.self }));`;
+    const loadedAtStart = globalThis.laterLoaded === true;
+    const later = m.later ? await m.later() : undefined;
+    console.log(JSON.stringify({ url, greeting: m.greeting, self: m.self, loadedAtStart, later }));`;
   const out = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
   expect(out.stderr).toBe('');
   return JSON.parse(out.stdout);
@@ -46,9 +72,17 @@ describe('starting a command from a bundle of its sources', () => {
   it('runs the bundle, where import.meta.url is still each module’s own file', () => {
     const root = kit('hello');
     const first = start(root);
-    expect(first.url).toMatch(/\/node_modules\/\.cache\/lmskit\/main-[0-9a-f]{8}-[0-9a-f]{16}\.mjs$/);
+    expect(first.url).toMatch(
+      /\/node_modules\/\.cache\/lmskit\/main-[0-9a-f]{8}-[0-9a-f]{16}\/main-[0-9a-f]{8}\.mjs$/,
+    );
     expect(first.greeting).toBe('hello');
     expect(first.self).toBe(pathToFileURL(join(root, 'lib', 'greeting.ts')).href);
+  });
+
+  it("loads a module the command imports dynamically only when it is imported (the tool server's HTTP side)", () => {
+    const started = start(kit('hello'));
+    expect(started.loadedAtStart).toBe(false);
+    expect(started.later).toBe('later');
   });
 
   it('keeps the bundle while the sources are unchanged, and rebuilds it when one changes', () => {
@@ -66,7 +100,7 @@ describe('starting a command from a bundle of its sources', () => {
 
   it('answers no bundle where none can be written, so the command runs through tsx', () => {
     const root = kit('hello');
-    writeFileSync(join(root, 'node_modules'), 'a file where the cache directory would go');
+    writeFileSync(join(root, 'node_modules', '.cache'), 'a file where the cache directory would go');
     expect(start(root).url).toBeNull();
   });
 });
