@@ -95,7 +95,8 @@ export async function bundled(root, name, script) {
     } catch {
       const temporary = `${folder}.${process.pid}`;
       mkdirSync(temporary, { recursive: true });
-      for (const file of out.outputFiles) writeFileSync(join(temporary, relative(dir, file.path)), file.contents);
+      for (const file of out.outputFiles)
+        writeFileSync(join(temporary, relative(dir, file.path)), file.contents);
       try {
         renameSync(temporary, folder);
       } catch {
