@@ -437,6 +437,19 @@ describe('docs site in a browser', () => {
     WAIT * 2,
   );
 
+  it("at 1280 px, a flag, option or field in a table's first column is on one line (`--recover`, never `--` / `recover`)", async () => {
+    for (const name of [...site.keys()].filter((n) => n.endsWith('.html') && !REFERENCES.has(n))) {
+      const { page } = await open(fileUrl(name));
+      const broken = await page.evaluate(() =>
+        [...document.querySelectorAll('.lmskit-page td:first-child code')]
+          .filter((code) => code.getClientRects().length > 1)
+          .map((code) => code.textContent),
+      );
+      expect(broken, name).toEqual([]);
+      await page.close();
+    }
+  });
+
   it(
     'at phone width (375 px), served by the mock, no page is wider than the screen, and the navigation and the search are reachable from every page',
     async () => {
