@@ -137,7 +137,7 @@ describe('docs site in a browser', () => {
   });
 
   it(
-    'every page, the references included, shows the one header with every API and guide, and the search box',
+    'every page, the references included, shows the one header with every API and guide, and one search box',
     async () => {
       const expected = ['index.html', ...navLinks().map((l) => l.href)];
       for (const name of [...site.keys()].filter((n) => n.endsWith('.html'))) {
@@ -150,6 +150,8 @@ describe('docs site in a browser', () => {
           name,
         ).toEqual(expected);
         await expect(page.locator('#lmskit-search').isVisible(), name).resolves.toBe(true);
+        // One search on every page: a reference shows no second one of Redoc's own ("Search Ctrl+K").
+        expect(await page.evaluate(() => /Ctrl\s*\+\s*K/.test(document.body.innerText)), name).toBe(false);
         if (expected.includes(name))
           expect(await header.locator('a[aria-current="page"]').getAttribute('href'), name).toBe(name);
         expect(external, name).toEqual([]);
