@@ -150,8 +150,11 @@ describe('docs site in a browser', () => {
           name,
         ).toEqual(expected);
         await expect(page.locator('#lmskit-search').isVisible(), name).resolves.toBe(true);
-        // One search on every page: a reference shows no second one of Redoc's own ("Search Ctrl+K").
+        // One search on every page: a reference shows no second one of Redoc's own ("Search Ctrl+K"),
+        // and Ctrl+K leads to the site's.
         expect(await page.evaluate(() => /Ctrl\s*\+\s*K/.test(document.body.innerText)), name).toBe(false);
+        await page.keyboard.press('Control+K');
+        expect(await page.evaluate(() => document.activeElement?.id), name).toBe('lmskit-search');
         if (expected.includes(name))
           expect(await header.locator('a[aria-current="page"]').getAttribute('href'), name).toBe(name);
         expect(external, name).toEqual([]);
@@ -160,6 +163,27 @@ describe('docs site in a browser', () => {
       }
     },
     WAIT * 4,
+  );
+
+  it.each([
+    ['webhook', 'mock.html#webhooks'],
+    ['deadline', 'mock.html#time-deadlines-overdue-courses-and-jobs'],
+    ['rate limit', 'mock.html#limits-rate-limits-quotas-and-failed-logins'],
+    ['fixtures', 'mock.html#fixtures'],
+    ['ban', 'mock.html#a-ban-and-course-access'],
+  ])(
+    'the search for "%s" shows the guide\'s section about it near the top, among the first four results',
+    async (query, section) => {
+      const { page } = await open(fileUrl('index.html'));
+      await page.locator('#lmskit-search').fill(query);
+      const results = page.locator('#lmskit-results a');
+      await results.first().waitFor({ state: 'visible' });
+      const hrefs = await results.evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+      // Near the top: beside the operations named for the topic ("ban": v1's and v2's "Ban a user" and
+      // the ban_user tool), before any reference that only mentions it.
+      expect(hrefs.slice(0, 4), hrefs.join(' ')).toContain(section);
+      await page.close();
+    },
   );
 
   it(

@@ -103,17 +103,21 @@ export async function buildDocsSite(): Promise<Site> {
 
   const site: Site = new Map();
   const docs: SearchDoc[] = [];
-  // A search ranks the references and the tools before the guides, and the list of assumed choices,
-  // which names the same operations again, last.
-  const addPage = (name: string, title: string, body: string, weight = 1, head = '') => {
+  // A search weighs a guide's section as much as a reference's operation (2): a short heading about a
+  // topic (`Webhooks` for "webhook") comes first for it, the operations that name it beside; then the
+  // tools (1.5), the seeds (1), whose sections name every topic in the platform's words, and the list
+  // of assumed choices, which names the same operations again, last (0.5).
+  const GUIDE = 2;
+  const addPage = (name: string, title: string, body: string, weight = GUIDE, head = '') => {
     site.set(name, shell(name, title, body, head));
     docs.push(...htmlSections(name, title, body, weight));
   };
   // The home page names the mock's address, which the mock serving the site replaces by its own.
   const origin = new URL(bundles.v1.servers[0].url).origin;
   for (const page of written) {
-    if (page.name !== 'index.html') addPage(page.name, page.title, page.html);
-    else addPage(page.name, page.title, withAddressBox(page.html, origin), 1, mockMeta(origin));
+    const weight = page.source.startsWith('docs/requirements/') ? 1 : GUIDE;
+    if (page.name !== 'index.html') addPage(page.name, page.title, page.html, weight);
+    else addPage(page.name, page.title, withAddressBox(page.html, origin), weight, mockMeta(origin));
     for (const [source, name] of page.images) site.set(name, readFileSync(join(ROOT, source)));
   }
   addPage('tools.html', 'MCP tools', toolsPageBody(loadTools(), absentTools(), bundles.v2), 1.5);

@@ -153,14 +153,10 @@ export async function buildReferencePage(
     const options = join(dir, 'redoc.json');
     await writeFile(input, JSON.stringify(spec));
     await writeFile(template, TEMPLATE);
-    // The download button offers the contract itself, not this copy made for the page. Redoc's own
-    // search is off: the site's search in the header finds operations too, and two boxes were one too many.
+    // The download button offers the contract itself, not this copy made for the page.
     await writeFile(
       options,
-      JSON.stringify({
-        downloadUrls: [{ title: 'OpenAPI 3.1 (JSON)', url: contractFile(api) }],
-        disableSearch: true,
-      }),
+      JSON.stringify({ downloadUrls: [{ title: 'OpenAPI 3.1 (JSON)', url: contractFile(api) }] }),
     );
     const args = ['build-docs', input, '-o', out, '--template', template, '--title', title, '--inlineBundle'];
     args.push('--openapi', options);

@@ -23,6 +23,13 @@ export const SEARCH_OPTIONS = {
   storeFields: ['title', 'page', 'url', 'excerpt', 'weight'],
 };
 
+/**
+ * A word as the index keeps it: lower case, and a plural's final `s` dropped, so "webhook" finds the
+ * section headed `Webhooks` as well as it finds "webhook" (a prefix match counts for less). The page's
+ * search (assets/search.js) treats the words of a query the same way.
+ */
+export const termOf = (term: string) => term.toLowerCase().replace(/([a-z]{3})s$/, '$1');
+
 const ENTITIES: Record<string, string> = {
   '&amp;': '&',
   '&lt;': '<',
@@ -68,7 +75,7 @@ export function htmlSections(name: string, pageTitle: string, markup: string, we
 export function searchIndexScript(docs: SearchDoc[]): string {
   const unique = [...new Map(docs.map((d) => [d.url, d])).values()];
   const shorten = (text: string) => (text.length > 160 ? `${text.slice(0, 157)}…` : text);
-  const search = new MiniSearch<SearchDoc>(SEARCH_OPTIONS);
+  const search = new MiniSearch<SearchDoc>({ ...SEARCH_OPTIONS, processTerm: termOf });
   search.addAll(unique.map((d) => ({ ...d, excerpt: shorten(d.excerpt ?? d.text) })));
   const payload = { options: SEARCH_OPTIONS, index: search.toJSON() };
   return `window.lmskitSearch = ${JSON.stringify(payload).replaceAll('<', '\\u003c')};\n`;

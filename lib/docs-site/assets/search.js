@@ -1,5 +1,6 @@
 // The header's search: one MiniSearch index of the whole site (assets/search-index.js, built with the
-// site), so a result may be on any page. Arrow keys move through the results, Enter opens one.
+// site), so a result may be on any page. Arrow keys move through the results, Enter opens one; Ctrl+K
+// (⌘K) comes here from anywhere on the page.
 (() => {
   const input = document.getElementById('lmskit-search');
   const list = document.getElementById('lmskit-results');
@@ -7,6 +8,19 @@
   if (!input || !list || !data || !window.MiniSearch) return;
   const index = window.MiniSearch.loadJS(data.index, data.options);
   const LIMIT = 10;
+  // Ctrl+K (⌘K) goes to this search on every page, before Redoc's own search on a reference sees it
+  // (its button is hidden by site.css): one search for the whole site.
+  window.addEventListener(
+    'keydown',
+    (event) => {
+      if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'k') {
+        event.preventDefault();
+        event.stopImmediatePropagation();
+        input.focus();
+      }
+    },
+    true,
+  );
   let selected = -1;
 
   const close = () => {
@@ -33,7 +47,9 @@
       .search(query, {
         prefix: true,
         fuzzy: 0.2,
-        boost: { title: 3 },
+        boost: { title: 5 },
+        // As the index keeps its words (search.ts, termOf).
+        processTerm: (term) => term.toLowerCase().replace(/([a-z]{3})s$/, '$1'),
         combineWith: 'AND',
         boostDocument: (_id, _term, stored) => stored?.weight ?? 1,
       })
