@@ -24,13 +24,6 @@ export const toolTypeName = (tool: string) =>
   tool.replace(/(^|_)([a-z])/g, (_m, _sep: string, c: string) => c.toUpperCase());
 
 /**
- * An `anyOf` whose branches only list `required` ("at least one of users and groups") adds no shape,
- * but openapi-typescript renders each branch `unknown`, and `{…} | unknown` is `unknown`: the object
- * type would be lost. The branches' rule is still checked, by ajv against the bundled spec.
- */
-const withoutShapelessBranches = (types: string) => types.replaceAll(/\}( \| unknown)+;/g, '};');
-
-/**
  * The operations reachable by a path (webhooks are operations too, but nobody serves them), by
  * operationId: the mock's handler maps are typed from it, so a missing handler does not compile.
  */
@@ -163,10 +156,7 @@ export async function generate(outDir = GENERATED_DIR): Promise<string[]> {
     );
     await write(
       join(outDir, `${api}.ts`),
-      tsHeader(`openapi/${api}/`) +
-        withoutShapelessBranches(types) +
-        pathOperations(bundle) +
-        errorCatalogue(bundle),
+      tsHeader(`openapi/${api}/`) + types + pathOperations(bundle) + errorCatalogue(bundle),
     );
   }
 
