@@ -32,6 +32,11 @@ export interface ExampleBody {
   json?: string;
   /** multipart/form-data: one part per property, files by name. */
   parts?: { name: string; value: string; file: boolean; required: boolean }[];
+  /**
+   * JSON pointers to the example's strings the platform refuses a second time (`x-unique` in the
+   * contract: an id, an e-mail): "Try it" changes them after each answered send, so Send works again.
+   */
+  unique?: string[];
 }
 
 export interface ExampleRequest {
@@ -102,6 +107,24 @@ export function firstExample(spec: Node, holder: Node | undefined): unknown {
 const asText = (value: unknown) =>
   value === undefined || value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value);
 
+/** The pointers (under `at`) to the strings of `value` whose schema is marked `x-unique`. */
+export function uniquePointers(spec: Node, schemaOrRef: Node | undefined, value: unknown, at = ''): string[] {
+  if (schemaOrRef?.['x-unique'] === true) return typeof value === 'string' ? [at] : [];
+  const schema = resolveRef(spec, schemaOrRef);
+  if (!schema || value === null || typeof value !== 'object') return [];
+  if (schema['x-unique'] === true) return [];
+  const parts = ((schema.allOf ?? []) as Node[]).flatMap((s) => uniquePointers(spec, s, value, at));
+  if (Array.isArray(value))
+    return [...parts, ...value.flatMap((item, i) => uniquePointers(spec, schema.items, item, `${at}/${i}`))];
+  const properties = (schema.properties ?? {}) as Record<string, Node>;
+  return [
+    ...parts,
+    ...Object.entries(value).flatMap(([key, item]) =>
+      uniquePointers(spec, properties[key], item, `${at}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`),
+    ),
+  ];
+}
+
 /** The example request of one operation of a bundled spec. */
 export function exampleRequest(api: ApiName, spec: Node, path: string, method: string): ExampleRequest {
   const item = spec.paths[path] as Node;
@@ -151,7 +174,10 @@ export function exampleRequest(api: ApiName, spec: Node, path: string, method: s
           };
         });
       } else {
-        body.json = JSON.stringify(firstExample(spec, media) ?? {}, null, 2);
+        const example = firstExample(spec, media) ?? {};
+        body.json = JSON.stringify(example, null, 2);
+        const unique = uniquePointers(spec, media.schema, example);
+        if (unique.length) body.unique = unique;
       }
       request.body = body;
     }

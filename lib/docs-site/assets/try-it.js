@@ -39,6 +39,45 @@
     );
   }
 
+  /** `value` with `suffix` in place of `previous` at the end of its name (before an e-mail's @). */
+  const varied = (value, suffix, previous) => {
+    const at = value.lastIndexOf('@');
+    let name = at > 0 ? value.slice(0, at) : value;
+    if (previous && name.endsWith(previous)) name = name.slice(0, -previous.length);
+    return name + suffix + (at > 0 ? value.slice(at) : '');
+  };
+
+  /**
+   * After a body the platform took, the values it would refuse a second time (`x-unique`: an id, an
+   * e-mail) get a number at the end (`anna01` → `anna012`, `anna@…` → `anna2@…`), so Send works again;
+   * a body no longer JSON, or changed there by hand, is left as it is.
+   */
+  function varyUnique(textarea, pointers, sends) {
+    let value;
+    try {
+      value = JSON.parse(textarea.value);
+    } catch {
+      return [];
+    }
+    const changed = [];
+    for (const pointer of pointers) {
+      const keys = pointer
+        .split('/')
+        .slice(1)
+        .map((k) => k.replaceAll('~1', '/').replaceAll('~0', '~'));
+      const last = keys.pop();
+      const holder = keys.reduce(
+        (node, key) => (node && typeof node === 'object' ? node[key] : undefined),
+        value,
+      );
+      if (!holder || typeof holder[last] !== 'string') continue;
+      holder[last] = varied(holder[last], String(sends + 1), sends > 1 ? String(sends) : '');
+      changed.push(last);
+    }
+    if (changed.length) textarea.value = JSON.stringify(value, null, 2);
+    return [...new Set(changed)];
+  }
+
   function form(body, request) {
     const inputs = [];
     const fields = el('form');
@@ -84,6 +123,7 @@
     status.setAttribute('role', 'status');
     const output = el('pre', { className: 'lmskit-try-response', hidden: true });
     body.append(fields, status, output);
+    let sends = 0;
 
     fields.addEventListener('submit', async (event) => {
       event.preventDefault();
@@ -131,6 +171,11 @@
         } catch {}
         status.textContent = `${response.status} ${response.statusText} · ${request.method} ${url}`;
         status.dataset.ok = String(response.ok);
+        if (response.ok && json && request.body.unique) {
+          const changed = varyUnique(json, request.body.unique, ++sends);
+          if (changed.length)
+            status.textContent += ` · the next Send changes ${changed.join(', ')}, which the platform takes once`;
+        }
         output.textContent = shown || '(no body)';
         output.hidden = false;
       } catch (error) {
