@@ -66,61 +66,84 @@ await admin.POST('/tenants/{tenantId}/courses/{courseId}/publish', {
   params: { path: { tenantId: 'demo', courseId: draft.id } },
 });
 
+/** A laptop and a phone: every page is taken at both (docs/console.md, On a phone). */
+const SCREENS = [
+  { width: 1280, height: 800 },
+  { width: 375, height: 812 },
+];
+
 const browser = await launchBrowser();
 try {
-  const page = await browser.newPage({ viewport: { width: 1400, height: 820 } });
-  const shoot = async (name: string) => {
-    await page.screenshot({ path: join(OUT, name) });
-    console.log(`docs/screenshots/${name}`);
-  };
-  const open = async (name: string) => {
-    await page.click(`nav[aria-label="Pages"] a[href="#${name}"]`);
-    await page.locator(`nav[aria-label="Pages"] a[href="#${name}"][aria-current="page"]`).waitFor();
-  };
+  for (const viewport of SCREENS) {
+    const page = await browser.newPage({ viewport });
+    const shoot = async (name: string) => {
+      const file = `console-${name}-${viewport.width}.png`;
+      // A table wider than a phone is shown from its first column, however a click scrolled it.
+      await page.evaluate(() => {
+        for (const box of document.querySelectorAll('.table-scroll')) box.scrollLeft = 0;
+      });
+      await page.screenshot({ path: join(OUT, file) });
+      console.log(`docs/screenshots/${file}`);
+    };
+    const open = async (name: string) => {
+      await page.click(`nav[aria-label="Pages"] a[href="#${name}"]`);
+      await page.locator(`nav[aria-label="Pages"] a[href="#${name}"][aria-current="page"]`).waitFor();
+    };
+    /** On a phone the detail is under the list: the picture shows it. */
+    const showDetail = (label: string) =>
+      page.locator(`article[aria-label="${label}"]`).evaluate((e) => e.scrollIntoView({ block: 'start' }));
 
-  await page.goto(`${base}/console/#token=${TOKEN}`);
-  await page.locator('table.journal tbody tr', { hasText: '/api/v2/users/banned' }).first().click();
-  await page.locator('article[aria-label="Request detail"] h3 .status', { hasText: '403' }).waitFor();
-  await shoot('console-requests.png');
+    await page.goto(`${base}/console/#token=${TOKEN}`);
+    await page.locator('table.journal tbody tr', { hasText: '/api/v2/users/banned' }).first().click();
+    await page.locator('article[aria-label="Request detail"] h3 .status', { hasText: '403' }).waitFor();
+    await shoot('requests');
+    if (viewport.width < 900) {
+      await showDetail('Request detail');
+      await shoot('requests-detail');
+    }
 
-  await open('tenant');
-  await page.locator('table[aria-label="MCP keys"] tbody tr').first().waitFor();
-  await shoot('console-tenant.png');
+    await open('tenant');
+    await page.locator('table[aria-label="MCP keys"] tbody tr').first().waitFor();
+    await shoot('tenant');
 
-  await open('data');
-  await page.locator('table[aria-label="users"] tbody tr', { hasText: 'lena@' }).click();
-  await page.locator('article[aria-label="User detail"] h3', { hasText: 'Lena' }).waitFor();
-  await shoot('console-data.png');
+    await open('data');
+    await page.locator('table[aria-label="users"] tbody tr', { hasText: 'lena@' }).click();
+    await page.locator('article[aria-label="User detail"] h3', { hasText: 'Lena' }).waitFor();
+    if (viewport.width < 900) await showDetail('User detail');
+    await shoot('data');
 
-  await page.getByRole('button', { name: 'assignments' }).click();
-  await page
-    .locator('form[aria-label="Assignment filters"] select[name="status"]')
-    .selectOption('inProgress');
-  await page
-    .locator('table[aria-label="assignments"] tbody td.status', { hasText: 'inProgress' })
-    .first()
-    .waitFor();
-  await page.locator('table[aria-label="assignments"] tbody tr').first().click();
-  await page.locator('article[aria-label="User detail"] h3').waitFor();
-  await shoot('console-data-assignments.png');
+    await page.getByRole('button', { name: 'assignments' }).click();
+    await page
+      .locator('form[aria-label="Assignment filters"] select[name="status"]')
+      .selectOption('inProgress');
+    await page
+      .locator('table[aria-label="assignments"] tbody td.status', { hasText: 'inProgress' })
+      .first()
+      .waitFor();
+    await page.locator('table[aria-label="assignments"] tbody tr').first().click();
+    await page.locator('article[aria-label="User detail"] h3').waitFor();
+    await page.evaluate(() => scrollTo(0, 0));
+    await shoot('data-assignments');
 
-  await open('time');
-  await page.locator('table[aria-label="Generation jobs"] tbody tr').first().waitFor();
-  await shoot('console-time.png');
+    await open('time');
+    await page.locator('table[aria-label="Generation jobs"] tbody tr').first().waitFor();
+    await shoot('time');
 
-  await open('webhooks');
-  const deliveries = page.locator('table[aria-label="Deliveries"] tbody tr');
-  await deliveries.first().locator('td.state', { hasText: 'delivered' }).waitFor();
-  await deliveries.first().getByRole('button', { name: 'Redeliver' }).click();
-  const again = deliveries.filter({ hasText: 'again:' }).first();
-  await again.locator('td.state', { hasText: 'delivered' }).waitFor();
-  await again.getByRole('button', { name: 'Request' }).click();
-  await page.locator('section[aria-label="Delivery request"]').waitFor();
-  await shoot('console-webhooks.png');
+    await open('webhooks');
+    const deliveries = page.locator('table[aria-label="Deliveries"] tbody tr');
+    await deliveries.first().locator('td.state', { hasText: 'delivered' }).waitFor();
+    await deliveries.first().getByRole('button', { name: 'Redeliver' }).click();
+    const again = deliveries.filter({ hasText: 'again:' }).first();
+    await again.locator('td.state', { hasText: 'delivered' }).waitFor();
+    await again.getByRole('button', { name: 'Request' }).click();
+    await page.locator('section[aria-label="Delivery request"]').waitFor();
+    await shoot('webhooks');
 
-  await open('faults');
-  await page.locator('form[aria-label="New fault"]').waitFor();
-  await shoot('console-faults.png');
+    await open('faults');
+    await page.locator('form[aria-label="New fault"]').waitFor();
+    await shoot('faults');
+    await page.close();
+  }
 } finally {
   await browser.close();
   receiver.close();

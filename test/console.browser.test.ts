@@ -2,12 +2,18 @@
 // from the banner's link, each page clicked through, waiting on what the page shows. The pages must
 // make no request to any other host (offline).
 import { createHmac } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT } from '../lib/paths.ts';
 import { holdBack, launchBrowser } from './browser.ts';
 import { freePort, type RunningProcess, startLmskit } from './e2e/process.ts';
+
+/** A laptop's and a phone's width (docs/console.md, On a phone). */
+const SCREEN_WIDTHS = [1280, 375];
 
 let mock: RunningProcess;
 let browser: Browser;
@@ -332,6 +338,71 @@ describe('the console (docs/console.md)', () => {
       fetch(`${base}/openapi/v1/courses/${id}`, { headers: { 'x-api-key': siteKey } });
     expect((await get(3)).status).toBe(200);
     expect((await get(4)).status).toBe(502);
+  });
+
+  it('is usable at 1280 and 375 px on every page: no sideways scroll, no overlap, a URL on one line with its whole text in its title (docs/console.md, On a phone)', async () => {
+    // A URL longer than any screen is wide: a user id of 200 characters that names no one.
+    await fetch(`${base}/openapi/v1/users/${'u'.repeat(200)}`, { headers: { 'x-api-key': siteKey } });
+    for (const width of SCREEN_WIDTHS) {
+      const screen = await browser.newPage({ viewport: { width, height: 800 } });
+      screen.on('pageerror', (error) => pageErrors.push(error.message));
+      await screen.goto(consoleLink);
+      const names = await screen
+        .locator('nav[aria-label="Pages"] a[href^="#"]')
+        .evaluateAll((links) => links.map((a) => a.getAttribute('href')?.slice(1) ?? ''));
+      expect(names).toContain('requests');
+      for (const name of names) {
+        await screen.click(`nav[aria-label="Pages"] a[href="#${name}"]`);
+        await screen.locator(`nav[aria-label="Pages"] a[href="#${name}"][aria-current="page"]`).waitFor();
+        await screen.locator('main h2').waitFor();
+        // A page with a list and a detail: one opened, so that both are on the page.
+        const opened = { requests: 'table.journal tbody tr', data: 'table[aria-label="users"] tbody tr' }[
+          name
+        ];
+        if (opened) {
+          await screen.locator(opened).first().click();
+          await screen.locator('main article.detail h3').waitFor();
+        }
+        const at = `${name} at ${width} px`;
+        expect(await screen.evaluate(() => document.documentElement.scrollWidth), at).toBeLessThanOrEqual(
+          width,
+        );
+        const boxes = await screen
+          .locator('main .split > *')
+          .evaluateAll((parts) => parts.map((part) => part.getBoundingClientRect().toJSON() as DOMRect));
+        for (const [i, a] of boxes.entries())
+          for (const b of boxes.slice(i + 1)) {
+            const overlap = a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+            expect(overlap, `${at}: the list and the detail overlap`).toBe(false);
+          }
+        if (name !== 'requests') continue;
+        const urls = await screen.locator('table.journal td.url').evaluateAll((cells) =>
+          cells.map((cell) => ({
+            text: cell.textContent,
+            title: cell.getAttribute('title'),
+            lines: cell.getBoundingClientRect().height / Number.parseFloat(getComputedStyle(cell).lineHeight),
+          })),
+        );
+        expect(urls.length, at).toBeGreaterThan(0);
+        for (const url of urls) {
+          expect(url.lines, `${at}: ${url.text}`).toBeLessThan(2);
+          expect(url.title, at).toBe(url.text);
+        }
+      }
+      await screen.close();
+    }
+  });
+
+  it('has pictures of every page at 1280 and 375 px in docs/screenshots (npm run console:screenshots)', async () => {
+    const names = await page
+      .locator('nav[aria-label="Pages"] a[href^="#"]')
+      .evaluateAll((links) => links.map((a) => a.getAttribute('href')?.slice(1) ?? ''));
+    for (const name of names)
+      for (const width of SCREEN_WIDTHS) {
+        const file = join(ROOT, 'docs', 'screenshots', `console-${name}-${width}.png`);
+        // A PNG's width is the first field of its IHDR chunk, at byte 16.
+        expect((await readFile(file)).readUInt32BE(16), file).toBe(width);
+      }
   });
 
   it('made no request to any other host and raised no script error', () => {

@@ -59,29 +59,45 @@ export function Table<T>(props: {
   empty?: string;
 }) {
   const { columns, id, rowKey, rowClass, onRow } = props;
+  // A row that opens something is reached with Tab and opened with Enter too.
+  const open = (row: T) => ({
+    tabIndex: 0,
+    onClick: () => onRow?.(row),
+    onKeyDown: (e: KeyboardEvent) => {
+      if (e.key !== 'Enter' && e.key !== ' ') return;
+      e.preventDefault();
+      onRow?.(row);
+    },
+  });
   return (
     <>
-      <table class={props.class} aria-label={props.label}>
-        <thead>
-          <tr>{columns.map((c) => (c.head ? <th>{c.head}</th> : <th />))}</tr>
-        </thead>
-        <tbody>
-          {props.rows.map((row) => (
-            <tr
-              key={rowKey?.(row)}
-              data-id={id?.(row)}
-              class={rowClass?.(row)}
-              onClick={onRow ? () => onRow(row) : undefined}
-            >
+      <div class="table-scroll">
+        <table class={props.class} aria-label={props.label}>
+          <thead>
+            <tr>
               {columns.map((c) => (
-                <td class={typeof c.class === 'function' ? c.class(row) : c.class} title={c.title?.(row)}>
-                  {c.cell(row)}
-                </td>
+                <th class={typeof c.class === 'string' ? c.class : undefined}>{c.head}</th>
               ))}
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {props.rows.map((row) => (
+              <tr
+                key={rowKey?.(row)}
+                data-id={id?.(row)}
+                class={rowClass?.(row)}
+                {...(onRow ? open(row) : {})}
+              >
+                {columns.map((c) => (
+                  <td class={typeof c.class === 'function' ? c.class(row) : c.class} title={c.title?.(row)}>
+                    {c.cell(row)}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       {props.empty && props.rows.length === 0 ? <p class="muted">{props.empty}</p> : null}
     </>
   );

@@ -268,8 +268,10 @@ describe('written pages', () => {
 describe('pictures of the written pages', () => {
   it('are carried into the site beside the pages that show them, under their path below docs/', () => {
     const console = renderMarkdown('docs/console.md', SITE_PAGES);
-    expect(console.images.get('docs/screenshots/console-tenant.png')).toBe('screenshots/console-tenant.png');
-    expect(console.html).toMatch(/<img src="screenshots\/console-tenant\.png" alt="Tenant: [^"]+">/);
+    expect(console.images.get('docs/screenshots/console-tenant-1280.png')).toBe(
+      'screenshots/console-tenant-1280.png',
+    );
+    expect(console.html).toMatch(/<img src="screenshots\/console-tenant-1280\.png" alt="Tenant: [^"]+">/);
     expect(console.html).not.toContain('lmskit-image');
     expect(console.images.size).toBeGreaterThanOrEqual(7);
     const page = renderMarkdown(

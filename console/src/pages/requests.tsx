@@ -109,8 +109,10 @@ export function Requests() {
         {held
           ? `${entries.length} shown; the journal holds ${held.held} of at most ${held.size}, newest first.`
           : ''}
+        {selected ? '' : ' Choose a request to see it in full.'}
       </p>
-      <div class="split">
+      {/* With a request open beside it, the list keeps the columns that tell requests apart. */}
+      <div class={selected ? 'split' : ''}>
         <Table
           label="Journal"
           class="journal"
@@ -121,11 +123,7 @@ export function Requests() {
           rowClass={(e) => `${e.id === selected ? 'selected' : ''} status-${String(e.status)[0]}xx`}
           onRow={(e) => setSelected(e.id)}
         />
-        {selected ? (
-          <RequestDetail id={selected} />
-        ) : (
-          <p class="muted">Choose a request to see it in full.</p>
-        )}
+        {selected ? <RequestDetail id={selected} /> : null}
       </div>
     </section>
   );
@@ -140,20 +138,30 @@ const verdictClass = (e: Entry) =>
 const verdictText = (e: Entry) =>
   verdictClass(e) === 'bad' ? 'departs' : verdictClass(e) === 'unchecked' ? 'unchecked' : 'kept';
 
+/**
+ * Beside a request's detail, or on a phone, the list keeps time, method, URL, status and verdict (the
+ * detail shows the rest: `secondary`); on a phone it drops the time too (`wide-only`).
+ */
 const JOURNAL: Column<Entry>[] = [
-  { head: 'time', cell: (e) => e.at.slice(11, 23), title: (e) => `virtual ${e.virtualAt}` },
-  { head: 'api', cell: (e) => e.api },
+  {
+    head: 'time',
+    cell: (e) => e.at.slice(11, 23),
+    title: (e) => `virtual ${e.virtualAt}`,
+    class: 'wide-only',
+  },
+  { head: 'api', cell: (e) => e.api, class: 'secondary' },
   { head: 'method', cell: (e) => e.method },
-  { head: 'url', cell: (e) => e.url, class: 'url' },
+  { head: 'url', cell: (e) => e.url, class: 'url', title: (e) => e.url },
   { head: 'status', cell: (e) => e.status, class: 'status' },
-  { head: 'operation', cell: (e) => e.operationId ?? '—' },
+  { head: 'operation', cell: (e) => e.operationId ?? '—', class: 'secondary' },
   {
     head: 'caller',
     cell: (e) =>
       e.caller ? [e.caller.tenantId, e.caller.keyId, e.caller.userId].filter(Boolean).join(' · ') : '—',
+    class: 'secondary',
   },
   { head: 'contract', cell: verdictText, class: (e) => `verdict ${verdictClass(e)}` },
-  { head: 'ms', cell: (e) => e.latencyMs.toFixed(1) },
+  { head: 'ms', cell: (e) => e.latencyMs.toFixed(1), class: 'secondary' },
 ];
 
 function RequestDetail({ id }: { id: string }) {
