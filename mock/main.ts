@@ -11,7 +11,7 @@ import { ROOT } from '../lib/paths.ts';
 import { VirtualClock } from './domain/clock.ts';
 import { Platform, type RunSettings, UnknownCommand } from './domain/platform.ts';
 import { adminTokenProblem } from './http/admin/token.ts';
-import { buildDocsInChildProcess, docsBuildable } from './http/docs.ts';
+import { DOCS_BUILD_TIME, docsBuildable, mockDocs } from './http/docs.ts';
 import { mockAllowedHosts } from './http/hosts.ts';
 import { DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_SIZE } from './http/journal.ts';
 import { DEMO_TENANT, liveDemoKeys, START } from './seed/demo.ts';
@@ -265,10 +265,19 @@ if (values.store !== undefined) {
   }
 }
 
+// The docs site, kept on disk by its inputs' content (docs/README.md): a start whose contracts and
+// guides were built before serves it at once.
+const docs = docsBuildable() ? mockDocs() : undefined;
+const docsKept = (await docs?.built()) ?? false;
+// Someone at a terminal will open the docs: build them now, in the background, while the banner is
+// read. A mock a test or a script starts (its output not a terminal) builds them only if asked, so
+// that a suite of many short-lived mocks spends no CPU on a site nobody opens.
+const docsInBackground = docs !== undefined && !docsKept && process.stdout.isTTY === true;
+
 let running: RunningMock;
 try {
   running = await startServer({
-    docs: docsBuildable() ? buildDocsInChildProcess : undefined,
+    docs: docs?.load,
     platform,
     adminToken,
     version,
@@ -293,6 +302,11 @@ try {
 process.on('SIGINT', () => shutdown('SIGINT'));
 process.on('SIGTERM', () => shutdown('SIGTERM'));
 console.log(banner(running.url));
+if (docsInBackground)
+  docs?.load().then(
+    () => console.log(`docs: built, ${running.url}/docs/ is ready`),
+    (error: Error) => console.error(`docs: the site could not be built: ${error.message}`),
+  );
 
 /**
  * What a newcomer needs, at `base`: the bound port (`--port 0` asks for a free one); listening on
@@ -323,9 +337,11 @@ function banner(base: string): string {
     `  admin token: Authorization: Bearer ${adminToken}`,
     // The token rides in the fragment, which the browser never sends: one click opens the console signed in.
     `  console: ${base}/console/#token=${encodeURIComponent(adminToken)}`,
-    docsBuildable()
-      ? `  docs: ${base}/docs/ (built from the contracts on the first visit, a few seconds)`
-      : '  docs: not served by the installed package; a clone of the kit builds them (npm run docs)',
+    !docs
+      ? '  docs: not served by the installed package; a clone of the kit builds them (npm run docs)'
+      : docsKept
+        ? `  docs: ${base}/docs/`
+        : `  docs: ${base}/docs/ (${docsInBackground ? 'being built in the background' : 'built on the first visit'}: ${DOCS_BUILD_TIME}, once until the contracts or guides change)`,
     `  state: ${
       store
         ? `shared with every replica of ${store.name}`

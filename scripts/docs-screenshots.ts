@@ -61,6 +61,26 @@ try {
   // The assumed choices, by API and operation, each linking into the reference.
   await page.goto(`${base}/assumptions.html#v1-listcourses`);
   await shoot('assumed-choices.png');
+
+  // The home page, a reference and a guide at a laptop's and a phone's width (docs/README.md, On a phone).
+  for (const width of [1280, 375]) {
+    const screen = await browser.newPage({ viewport: { width, height: 800 } });
+    for (const [name, path] of [
+      ['home', 'index.html'],
+      ['reference', 'v1.html#/users/createuser'],
+      ['guide', 'mock.html'],
+    ] as const) {
+      await screen.goto(`${base}/${path}`);
+      if (name === 'reference')
+        await screen.waitForFunction(() =>
+          Object.keys(document.getElementById('redoc') ?? {}).some((k) => k.startsWith('__reactContainer')),
+        );
+      const file = `docs-${name}-${width}.png`;
+      await screen.screenshot({ path: join(OUT, file) });
+      console.log(`docs/screenshots/${file}`);
+    }
+    await screen.close();
+  }
 } finally {
   await browser.close();
   await running.close();

@@ -2,7 +2,7 @@
 // contracts, opened from disk with every other request refused, and served by an in-process mock for
 // "Try it", the home page's address, the pictures and the phone-width checks. One browser and one
 // build serve every check.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDocsSite, type Site, writeDocsSite } from '../lib/docs-site/index.ts';
 import { navLinks } from '../lib/docs-site/nav.ts';
 import { contractFile, operationHref, operationsOf } from '../lib/docs-site/reference.ts';
-import { API_NAMES, type ApiName } from '../lib/paths.ts';
+import { API_NAMES, type ApiName, ROOT } from '../lib/paths.ts';
 import { absentToolNames, loadTools } from '../lib/tool-schemas.ts';
 import { DEMO_SITE_API_KEY } from '../mock/seed/demo.ts';
 import { launchBrowser } from './browser.ts';
@@ -573,6 +573,50 @@ describe('docs site in a browser', () => {
     },
     WAIT * 2,
   );
+
+  it(
+    'Try it on POST /openapi/v1/users succeeds sent twice in a row: the id and e-mail the platform takes once change after each send (openapi/README.md, examples)',
+    async () => {
+      const origin = mock.base;
+      const { page, errors } = await open(
+        `${origin}/docs/v1.html#/users/createuser`,
+        new RegExp(`^${escapeRegExp(origin)}/`),
+      );
+      await hydrated(page);
+      const section = await showRoute(page, 'v1.html#/users/createuser');
+      const tryIt = section.locator('.lmskit-try[data-operation="createUser"]');
+      await tryIt.locator('summary').click();
+      const body = tryIt.locator('textarea[data-role="body"]');
+      const sent: { id: string; email: string }[] = [];
+      for (const _ of [1, 2]) {
+        sent.push(JSON.parse(await body.inputValue()));
+        await tryIt.locator('button[type="submit"]').click();
+        // The status and the changed body are set in one step once the answer is in.
+        await page.waitForFunction(() =>
+          /^\d{3} /.test(document.querySelector('.lmskit-try-status')?.textContent ?? ''),
+        );
+        expect(await tryIt.locator('.lmskit-try-status').textContent()).toMatch(
+          /^201 .* · the next Send changes id, email, which the platform takes once$/,
+        );
+      }
+      expect(sent[1]?.id).not.toBe(sent[0]?.id);
+      expect(sent[1]?.email).not.toBe(sent[0]?.email);
+      // Both users are on the platform: each one's assignments can be listed (v1 has no user read).
+      for (const { id } of sent) expect((await mock.v1(`/users/${id}/assignments`)).status).toBe(200);
+      expect(errors).toEqual([]);
+      await page.close();
+    },
+    WAIT * 2,
+  );
+
+  it('has pictures of the home page, a reference and a guide at 1280 and 375 px in docs/screenshots (npm run docs:screenshots)', async () => {
+    for (const name of ['home', 'reference', 'guide'])
+      for (const width of [1280, 375]) {
+        const file = join(ROOT, 'docs', 'screenshots', `docs-${name}-${width}.png`);
+        // A PNG's width is the first field of its IHDR chunk, at byte 16.
+        expect((await readFile(file)).readUInt32BE(16), file).toBe(width);
+      }
+  });
 });
 
 /** The tag of a v2 operation, for its route. */

@@ -1,7 +1,7 @@
 // End to end (docs/mock.md, Durable state): the real `lmskit mock` process, driven over HTTP as a user
 // would — started, written to, killed with SIGKILL, restarted on the same state file — and every
 // acknowledged write is still there. Then a torn tail in the state file is reported, not fatal. On the
-// way, its /docs/ is built on the first visit (docs/adr-0003).
+// way, its /docs/ is served for its own address (docs/adr-0003).
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -60,7 +60,7 @@ describe('lmskit mock, as a process', () => {
     expect((await fetch(`${base}/__admin/health`)).status).toBe(200);
   });
 
-  it('serves the docs at /docs/ with no build step: built from the contracts on the first visit, for this port', async () => {
+  it('serves the docs at /docs/ with no build step: built from the contracts (or kept from an earlier build), for this port', async () => {
     expect(running[0]?.output()).toContain(`docs: ${base}/docs/`);
     const first = fetch(`${base}/docs/`);
     // The build runs in a child process: the mock keeps answering meanwhile.
