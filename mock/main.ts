@@ -267,7 +267,7 @@ if (values.store !== undefined) {
 
 // The docs site, kept on disk by its inputs' content (docs/README.md): a start whose contracts and
 // guides were built before serves it at once.
-const docs = docsBuildable() ? mockDocs() : undefined;
+const docs = docsBuildable() ? mockDocs(fromEnv('LMSKIT_DOCS_CACHE')) : undefined;
 const docsKept = (await docs?.built()) ?? false;
 // Someone at a terminal will open the docs: build them now, in the background, while the banner is
 // read. A mock a test or a script starts (its output not a terminal) builds them only if asked, so

@@ -9,7 +9,6 @@ import { existsSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { type Request, type Response, Router } from 'express';
-import { fromEnv } from '../../lib/cli.ts';
 import { ROOT } from '../../lib/paths.ts';
 import { type DocsCache, type DocsFiles, docsCache, docsInputsKey } from './docs-cache.ts';
 import { docsPolicy } from './page-headers.ts';
@@ -150,10 +149,13 @@ async function buildDocsInChildProcess(out: string): Promise<void> {
   });
 }
 
-/** The mock's docs: kept on disk by the content of their inputs (docs-cache.ts), built in a child process. */
-export const mockDocs = (): DocsCache =>
+/**
+ * The mock's docs: kept on disk by the content of their inputs (docs-cache.ts) in `dir`
+ * (`LMSKIT_DOCS_CACHE`), built in a child process.
+ */
+export const mockDocs = (dir = join(ROOT, 'node_modules', '.cache', 'lmskit', 'docs')): DocsCache =>
   docsCache({
-    dir: fromEnv('LMSKIT_DOCS_CACHE') ?? join(ROOT, 'node_modules', '.cache', 'lmskit', 'docs'),
+    dir,
     key: () => docsInputsKey(),
     build: buildDocsInChildProcess,
   });
