@@ -5,7 +5,6 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { parentPort } from 'node:worker_threads';
-import mammoth from 'mammoth';
 import { docxOverLimit, pdfOverLimit } from './expansion.ts';
 import type { ExtractionLimits, WorkerAnswer, WorkerTask } from './extract.ts';
 
@@ -58,6 +57,8 @@ async function docxText(data: Buffer, limits: ExtractionLimits): Promise<string>
   const over = docxOverLimit(data, limits);
   if (over) throw new OverLimit(over);
   const text = new Text(limits.textCharacters);
+  // Loaded for a DOCX only, as pdf.js is for a PDF only: a worker reads one file.
+  const { default: mammoth } = await import('mammoth');
   text.add((await mammoth.extractRawText({ buffer: data })).value);
   return text.toString();
 }

@@ -1,8 +1,11 @@
 // Text extraction within limits (openapi/v2 upload operation, x-extraction-limits): a file that
 // expands past a limit is refused with a sentence naming it, before or while it is parsed, in a
 // worker whose heap and time are bounded; the server's own thread only waits.
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { minimalPdf } from '../../conformance/fixtures.ts';
+import { ROOT } from '../../lib/paths.ts';
 import {
   docx,
   docxOfNestedTables,
@@ -106,6 +109,21 @@ describe('Extractor', () => {
     });
     const answer = await extractor.extract(docx(3), DOCX);
     expect('chunks' in answer && answer.chunks.join(' ')).toMatch(/^Fire doors stay closed/);
+  });
+
+  it('reads a file still when another start removed the worker’s bundle (its sources changed): through tsx, then from a new bundle', async () => {
+    await extractor.extract(docx(1), DOCX);
+    const cache = join(ROOT, 'node_modules', '.cache', 'lmskit');
+    const manifest = readdirSync(cache).find((f) => /^extract-sandbox-[0-9a-f]+\.json$/.test(f));
+    const bundle = JSON.parse(readFileSync(join(cache, String(manifest)), 'utf8')).bundle as string;
+    rmSync(dirname(bundle), { recursive: true, force: true });
+    expect(await extractor.extract(minimalPdf('Exits stay clear'), 'application/pdf')).toEqual({
+      chunks: ['Exits stay clear'],
+    });
+    expect(await extractor.extract(minimalPdf('Exits stay clear'), 'application/pdf')).toEqual({
+      chunks: ['Exits stay clear'],
+    });
+    expect(existsSync(JSON.parse(readFileSync(join(cache, String(manifest)), 'utf8')).bundle)).toBe(true);
   });
 
   it('refuses a PDF of more pages than it reads, before reading them', async () => {

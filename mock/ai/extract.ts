@@ -7,8 +7,11 @@
 // wall-clock budget, checks how far the file expands before parsing it, and stops at the limits of
 // the contract's `x-extraction-limits`; the server's own thread only hands the file over and reads
 // the answer. At most `concurrency` workers run at once, and a few uploads wait for a turn.
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { AllowedType } from '../../lib/file-types.ts';
+import { ROOT } from '../../lib/paths.ts';
 
 export { ALLOWED_TYPES, type AllowedType, detectType, MAX_UPLOAD_BYTES } from '../../lib/file-types.ts';
 
@@ -37,7 +40,27 @@ export type WorkerAnswer = { chunks: string[] } | { overLimit: string } | { unre
 export type Extraction = WorkerAnswer | { busy: true };
 
 /** A `.js` file that loads the TypeScript sandbox through tsx, wherever the package is installed. */
-const WORKER = new URL('./extract-worker.js', import.meta.url);
+const TSX_WORKER = new URL('./extract-worker.js', import.meta.url);
+const SANDBOX = fileURLToPath(new URL('./extract-sandbox.ts', import.meta.url));
+const BUNDLER = pathToFileURL(join(ROOT, 'bin', 'bundle.js')).href;
+type Bundled = (root: string, name: string, script: string) => Promise<string | null>;
+
+/**
+ * Where a worker starts from: the sandbox bundled into one JavaScript module by esbuild, kept in
+ * node_modules/.cache/lmskit as the commands are (bin/bundle.js), else the tsx entry. Each upload gets
+ * a fresh worker; an extraction through tsx took about 1.9 s of CPU (tsx's loader and source maps in
+ * the worker), one from the bundle 0.2 s for a DOCX and 0.35 s for a PDF (bench/extract-start.ts).
+ */
+let workerUrl: Promise<URL> | undefined;
+function workerEntry(): Promise<URL> {
+  workerUrl ??= process.env.LMSKIT_TSX
+    ? Promise.resolve(TSX_WORKER)
+    : import(BUNDLER)
+        .then(({ bundled }: { bundled: Bundled }) => bundled(ROOT, 'extract-sandbox', SANDBOX))
+        .then((url) => (url ? new URL(url) : TSX_WORKER))
+        .catch(() => TSX_WORKER);
+  return workerUrl;
+}
 
 const HAS_TEXT = new Set<AllowedType>([
   'application/pdf',
@@ -63,7 +86,13 @@ export class Extractor {
       await new Promise<void>((resolve) => this.waiting.push(resolve));
     } else this.running++;
     try {
-      return await this.inWorker(data, type);
+      const entry = await workerEntry();
+      const answer = await this.inWorker(entry, data, type);
+      // Another start rebuilt the bundle (its sources changed) and removed this one: tsx, this once.
+      if (!('missing' in answer)) return answer;
+      workerUrl = undefined;
+      const again = await this.inWorker(TSX_WORKER, data, type);
+      return 'missing' in again ? { unreadable: 'the extraction could not start' } : again;
     } finally {
       // The slot passes straight to the next upload waiting, if any.
       const next = this.waiting.shift();
@@ -72,11 +101,14 @@ export class Extractor {
     }
   }
 
-  private inWorker(data: Buffer, type: AllowedType): Promise<WorkerAnswer> {
+  private inWorker(entry: URL, data: Buffer, type: AllowedType): Promise<WorkerAnswer | { missing: true }> {
     const { limits } = this;
     return new Promise((resolve) => {
-      const worker = new Worker(WORKER, {
+      const worker = new Worker(entry, {
         resourceLimits: { maxOldGenerationSizeMb: limits.memoryMb },
+        // A worker takes its parent's Node flags by default: `--import tsx` would load tsx into every
+        // worker again (about 1 s of CPU), which the bundle does not need.
+        ...(entry === TSX_WORKER ? {} : { execArgv: [] }),
         stdout: true,
         stderr: true,
       });
@@ -84,7 +116,7 @@ export class Extractor {
       worker.stdout.resume();
       worker.stderr.resume();
       let settled = false;
-      const settle = (answer: WorkerAnswer) => {
+      const settle = (answer: WorkerAnswer | { missing: true }) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
@@ -100,7 +132,10 @@ export class Extractor {
         settle(
           error.code === 'ERR_WORKER_OUT_OF_MEMORY'
             ? { overLimit: `it needs more than ${limits.memoryMb} MB of memory to read` }
-            : { unreadable: error.message },
+            : // A worker whose own file is missing says MODULE_NOT_FOUND (an import in it, ERR_…).
+              error.code === 'MODULE_NOT_FOUND' && entry !== TSX_WORKER
+              ? { missing: true }
+              : { unreadable: error.message },
         ),
       );
       worker.once('exit', (code) => settle({ unreadable: `the extraction stopped (exit code ${code})` }));
