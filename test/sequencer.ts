@@ -1,4 +1,4 @@
-// The order vitest starts test files in, for `npm test` on two workers: the longest first, across both
+// The order vitest starts test files in, for `npm test` on three workers: the longest first, across both
 // projects, so no long file starts last and leaves one worker running it alone at the end (vitest's
 // own sequencer runs one project's files before the other's, and without a cache the larger files
 // first, which put the conformance suite and the mutation matrix near the end).
@@ -10,7 +10,6 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 /** Seconds a file took on a quiet 2-core machine, for the files over about 10 s. */
 const SECONDS: Record<string, number> = {
   'test/conformance/mutations-variations.test.ts': 45,
-  'test/package/outside.test.ts': 165,
   'test/docs-site.browser.test.ts': 110,
   'test/e2e/readme-conformance.test.ts': 60,
   'test/conformance/suite.test.ts': 57,
