@@ -233,19 +233,31 @@ describe('docs site in a browser', () => {
       for (const { method, operation } of operationsOf(api, spec)) {
         const href = operationHref(api, operation);
         const section = await showRoute(page, href);
-        const sample = section.locator(REQUEST_SAMPLE).first();
-        await expect(sample.textContent(), href).resolves.toContain(`curl --request ${method.toUpperCase()}`);
-        const tryIt = section.locator(`.lmskit-try[data-operation="${operation.operationId}"]`);
-        await tryIt.locator('summary').click();
-        expect(await tryIt.textContent(), href).toContain('npm start');
-        expect(await tryIt.locator('a').getAttribute('href'), href).toBe(
-          `http://127.0.0.1:4010/docs/${href}`,
+        // What the section shows, read in one step once Redoc has rendered it.
+        const shown = await section.evaluate(
+          (node, { sample, id }) => {
+            const tryIt = node.querySelector(`.lmskit-try[data-operation="${id}"]`);
+            return {
+              sample: node.querySelector(sample)?.textContent ?? '',
+              tryIt: tryIt?.textContent ?? '',
+              tryItLink: tryIt?.querySelector('a')?.getAttribute('href'),
+              source: node.querySelector('.lmskit-source a')?.getAttribute('href'),
+            };
+          },
+          { sample: REQUEST_SAMPLE, id: operation.operationId },
         );
-        if (operation['x-seed'])
-          expect(await section.locator('.lmskit-source a').first().getAttribute('href'), href).toMatch(
-            /^seed-00[01]-[a-z-]+\.html#[\w-]+$/,
-          );
+        expect(shown.sample, href).toContain(`curl --request ${method.toUpperCase()}`);
+        expect(shown.tryIt, href).toContain('npm start');
+        expect(shown.tryItLink, href).toBe(`http://127.0.0.1:4010/docs/${href}`);
+        if (operation['x-seed']) expect(shown.source, href).toMatch(/^seed-00[01]-[a-z-]+\.html#[\w-]+$/);
       }
+      // A reader opens Try it with a click: its summary shows how to start the mock.
+      const last = operationsOf(api, spec).at(-1)?.operation ?? {};
+      const tryIt = (await showRoute(page, operationHref(api, last))).locator(
+        `.lmskit-try[data-operation="${last.operationId}"]`,
+      );
+      await tryIt.locator('summary').click();
+      await expect(tryIt.locator('.lmskit-try-offline').isVisible()).resolves.toBe(true);
       // The other two languages, from the language menu of the request sample.
       const first = operationsOf(api, spec)[0];
       const section = await showRoute(page, operationHref(api, first?.operation ?? {}));
