@@ -123,6 +123,24 @@ describe('hostile uploads, one by one', () => {
     },
   );
 
+  it('answers a multipart body that ends inside its file 400 VALIDATION_ERROR, and keeps serving (docs/mock.md, Bad input)', async () => {
+    const boundary = 'cut-short';
+    const answer = await fetch(`${base}/api/v2/chat/source-materials/upload`, {
+      method: 'POST',
+      headers: {
+        'x-mcp-key': demoMcpKey('write'),
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+      },
+      body: `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.4 and then nothing`,
+    });
+    expect(answer.status).toBe(400);
+    expect(await answer.json()).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      error: 'Malformed multipart body: Unexpected end of form',
+    });
+    expect((await fetch(`${base}/__admin/health`)).status).toBe(200);
+  });
+
   it('still takes an ordinary file afterwards', async () => {
     const answer = await upload(minimalPdf('Exits stay clear'), 'ordinary.pdf');
     expect(answer.status).toBe(201);
