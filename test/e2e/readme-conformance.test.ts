@@ -42,7 +42,9 @@ describe("README.md's conformance block", () => {
       // `npx lmskit` as in a clone of the kit: this checkout's command.
       `npx() { if [ "$1" = lmskit ]; then shift; ${lmskit} "$@"; else command npx "$@"; fi; }`,
       `${lmskit} mock ${mockArgs} > mock.out 2>&1 & MOCK=$!`,
-      `npx lmskit ${mcpArgs} > mcp.out 2>&1 & MCP=$!`,
+      // Started as the mock is, not through the function above: a function run in the background is a
+      // subshell whose child the `kill` at the end would miss, left serving after the test.
+      `${lmskit} ${mcpArgs} > mcp.out 2>&1 & MCP=$!`,
       // Until each answers (no fixed wait): the mock's health, any answer of the tool server.
       'until curl -s -o /dev/null http://127.0.0.1:4010/__admin/health; do kill -0 $MOCK || { cat mock.out; exit 90; }; sleep 0.2; done',
       'until curl -s -o /dev/null http://127.0.0.1:4020/mcp; do kill -0 $MCP || { cat mcp.out; exit 91; }; sleep 0.2; done',
