@@ -19,7 +19,7 @@ export type DocsFiles = Map<string, string | Uint8Array>;
  * locked versions of its tools (Redoc, marked). Broader than needed rather than narrower: a change to
  * any of these builds the site again.
  */
-export const DOCS_INPUTS = [
+const DOCS_INPUTS = [
   'generated',
   'mcp-schema',
   'openapi',
@@ -39,24 +39,23 @@ export async function docsInputsKey(root = ROOT, inputs = DOCS_INPUTS): Promise<
   const add = async (path: string): Promise<void> => {
     const name = relative(root, path).split('\\').join('/');
     if (NOT_INPUTS.has(name)) return;
-    let entries: { name: string; isDirectory(): boolean }[];
+    let entries: string[];
     try {
-      entries = await readdir(path, { withFileTypes: true });
+      entries = (await readdir(path)).sort();
     } catch {
       // A file (or nothing: an input a clone lacks counts as empty).
       const content = await readFile(path).catch(() => Buffer.alloc(0));
       hash.update(`${name}\0${content.length}\0`).update(content);
       return;
     }
-    for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1)))
-      if (!entry.name.startsWith('.')) await add(join(path, entry.name));
+    for (const entry of entries) if (!entry.startsWith('.')) await add(join(path, entry));
   };
   for (const input of inputs) await add(join(root, input));
   return hash.digest('hex').slice(0, 16);
 }
 
 /** Reads a built site from its folder. */
-export async function readSite(dir: string): Promise<DocsFiles> {
+async function readSite(dir: string): Promise<DocsFiles> {
   const files: DocsFiles = new Map();
   for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile()) continue;

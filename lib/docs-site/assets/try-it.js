@@ -50,7 +50,7 @@
   /**
    * After a body the platform took, the values it would refuse a second time (`x-unique`: an id, an
    * e-mail) get a number at the end (`anna01` → `anna012`, `anna@…` → `anna2@…`), so Send works again;
-   * a body no longer JSON, or changed there by hand, is left as it is.
+   * a body no longer JSON is left as it is.
    */
   function varyUnique(textarea, pointers, sends) {
     let value;
