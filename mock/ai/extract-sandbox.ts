@@ -1,4 +1,4 @@
-// The body of the extraction worker (started by extract.ts through extract-worker.js): checks how far
+// The body of the extraction worker (started by extract.ts from its bundle, else through extract-worker.js): checks how far
 // the file expands, extracts its text — PDF with pdf.js, DOCX with mammoth, runs of printable
 // characters from a legacy DOC — within the limits, cuts it into chunks and posts the answer back.
 // Whatever a hostile file does here costs this thread's time and heap, never the server's.

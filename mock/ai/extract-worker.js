@@ -1,4 +1,5 @@
-// Entry of the extraction worker thread. A worker does not inherit the loader of the thread that
+// Entry of the extraction worker thread where the sandbox has no bundle (extract.ts: `LMSKIT_TSX`, or
+// no bundle could be made or it was removed meanwhile). A worker does not inherit the loader of the thread that
 // starts it, so this plain JavaScript file registers tsx (resolved next to this file, wherever the
 // package is installed) and then loads the TypeScript sandbox. The parsers are plain JavaScript and
 // large: they are loaded first, so tsx's loader does not look at them again on every upload.
