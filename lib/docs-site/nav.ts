@@ -88,8 +88,8 @@ export function siteHeader(current: string): string {
 }
 
 /**
- * What every page loads: the site's style, the header's search (the index is built with the site)
- * and its menu button.
+ * What every page loads: the site's style, the header's search (which loads the index, built with
+ * the site, when the reader first comes to it) and its menu button.
  */
 export function headAssets(): string {
   return '<link rel="stylesheet" href="assets/site.css">';
@@ -97,8 +97,6 @@ export function headAssets(): string {
 
 export function bodyAssets(): string {
   return [
-    '<script src="assets/minisearch.js" defer></script>',
-    '<script src="assets/search-index.js" defer></script>',
     '<script src="assets/search.js" defer></script>',
     '<script src="assets/nav.js" defer></script>',
   ].join('\n');

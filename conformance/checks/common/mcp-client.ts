@@ -2,14 +2,44 @@
 // key, and the readings of what a tool call answers.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { Context } from '../../context.ts';
 
 export type Listed = Awaited<ReturnType<Client['listTools']>>['tools'];
 export type Called = Awaited<ReturnType<Client['callTool']>>;
 
+/**
+ * The SDK's client compiles each tool's output schema at every `tools/list` (ajv keeps a compiled
+ * schema by object, and each list is new JSON), and keeps every one: a run opens a client per key and
+ * lists often. One validator per schema text serves every client of the process instead.
+ */
+class OutputValidators implements jsonSchemaValidator {
+  private ajv = new AjvJsonSchemaValidator();
+  private readonly byText = new Map<string, JsonSchemaValidator<unknown>>();
+  getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
+    const text = JSON.stringify(schema);
+    let validator = this.byText.get(text);
+    if (!validator) {
+      // A deployment whose schemas change at every list cannot grow this without bound.
+      if (this.byText.size >= 1000) {
+        this.byText.clear();
+        this.ajv = new AjvJsonSchemaValidator();
+      }
+      validator = this.ajv.getValidator(schema);
+      this.byText.set(text, validator);
+    }
+    return validator as JsonSchemaValidator<T>;
+  }
+}
+const OUTPUT_VALIDATORS = new OutputValidators();
+
 /** A client of the tool server, connected with the key; the caller closes it. */
 export async function connect(ctx: Context, key: string): Promise<Client> {
-  const client = new Client({ name: 'lmskit-conformance', version: '1' });
+  const client = new Client(
+    { name: 'lmskit-conformance', version: '1' },
+    { jsonSchemaValidator: OUTPUT_VALIDATORS },
+  );
   await client.connect(
     new StreamableHTTPClientTransport(new URL(ctx.config.mcpUrl as string), {
       requestInit: { headers: { 'X-MCP-Key': key } },

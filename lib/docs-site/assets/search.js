@@ -1,12 +1,43 @@
 // The header's search: one MiniSearch index of the whole site (assets/search-index.js, built with the
 // site), so a result may be on any page. Arrow keys move through the results, Enter opens one; Ctrl+K
-// (⌘K) comes here from anywhere on the page.
+// (⌘K) comes here from anywhere on the page. The index (about 400 KB) and MiniSearch load when the
+// reader first comes to the search box, not with every page: most visits never search.
 (() => {
   const input = document.getElementById('lmskit-search');
   const list = document.getElementById('lmskit-results');
-  const data = window.lmskitSearch;
-  if (!input || !list || !data || !window.MiniSearch) return;
-  const index = window.MiniSearch.loadJS(data.index, data.options);
+  if (!input || !list) return;
+  const assets = document.currentScript?.src ?? 'assets/search.js';
+  /** Loads a script beside this one (a script, not a fetch: a page opened from disk can load it). */
+  const load = (name) =>
+    new Promise((resolve, reject) => {
+      const script = document.createElement('script');
+      script.src = new URL(name, assets).href;
+      script.onload = resolve;
+      script.onerror = () => reject(new Error(`${name} did not load`));
+      document.head.append(script);
+    });
+  let index;
+  let loading;
+  const ready = () => {
+    loading ??= load('minisearch.js')
+      .then(() => load('search-index.js'))
+      .then(() => {
+        const data = window.lmskitSearch;
+        index = window.MiniSearch.loadJS(data.index, data.options);
+        // What was typed while the index loaded is searched now.
+        if (input.value.trim()) show();
+      })
+      .catch((error) => {
+        // Said where the results would be; the next visit to the box tries again.
+        loading = undefined;
+        const item = document.createElement('li');
+        item.className = 'empty';
+        item.textContent = `The search is not available: ${error.message}.`;
+        list.replaceChildren(item);
+        list.hidden = false;
+      });
+    return loading;
+  };
   const LIMIT = 10;
   // Ctrl+K (⌘K) goes to this search on every page, before Redoc's own search on a reference sees it
   // (its button is hidden by site.css): one search for the whole site.
@@ -41,6 +72,7 @@
 
   const show = () => {
     const query = input.value.trim();
+    if (!index) return void ready();
     list.replaceChildren();
     if (!query) return close();
     const results = index
@@ -84,7 +116,7 @@
   };
 
   input.addEventListener('input', show);
-  input.addEventListener('focus', () => input.value.trim() && show());
+  input.addEventListener('focus', () => (input.value.trim() ? show() : ready()));
   input.addEventListener('keydown', (event) => {
     if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
       event.preventDefault();
