@@ -4,6 +4,7 @@
 // verdict can show what was sent and received, with a curl line that reproduces it.
 import type { Exchange } from './exchange.ts';
 import { Blocked } from './outcomes.ts';
+import { request } from './request.ts';
 
 export type { Exchange } from './exchange.ts';
 
@@ -113,13 +114,14 @@ export class HttpClient {
     for (let attempt = 0; ; attempt++) {
       await this.pace();
       this.requests++;
-      const response = await fetch(url, {
+      const response = await request(
+        url,
         method,
-        headers: requestHeaders,
-        body: multipart ? (body as FormData) : requestBody,
-        signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000),
-      });
-      const text = await response.text();
+        requestHeaders,
+        multipart ? (body as FormData) : requestBody,
+        this.options.timeoutMs ?? 30_000,
+      );
+      const { text } = response;
       let parsed: unknown;
       try {
         parsed = text ? JSON.parse(text) : undefined;

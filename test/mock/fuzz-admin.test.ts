@@ -38,6 +38,7 @@ import {
   pick,
   type Req,
   show,
+  stateWithoutKeyUse,
   transportCases,
 } from './fuzz-engine.ts';
 import {
@@ -183,10 +184,7 @@ function restore(): void {
 }
 
 /** The platform state (without the keys' `lastUsedAt`, which a v2 authentication stamps) and the faults. */
-const state = () =>
-  JSON.stringify({ platform: h.platform.snapshot(), faults: faults.inForce }, (k, v) =>
-    k === 'lastUsedAt' ? undefined : v,
-  );
+const state = () => JSON.stringify({ platform: stateWithoutKeyUse(h.platform), faults: faults.inForce });
 
 // ---------------------------------------------------------------------------------------------
 // Inputs

@@ -31,6 +31,7 @@ import {
   pick,
   type Req,
   show,
+  stateWithoutKeyUse,
   transportCases,
 } from './fuzz-engine.ts';
 import {
@@ -194,8 +195,7 @@ afterAll(async () => {
 /** Back to the fixture (the state every case starts from; the AI quota counters are zero in it). */
 const restore = (hh: Harness) => hh.platform.load(FIXTURE);
 /** The state, without the keys' `lastUsedAt` (a successful authentication stamps it). */
-const state = (hh: Harness) =>
-  JSON.stringify(hh.platform.snapshot(), (k, v) => (k === 'lastUsedAt' ? undefined : v));
+const state = (hh: Harness) => JSON.stringify(stateWithoutKeyUse(hh.platform));
 
 // ---------------------------------------------------------------------------------------------
 // Inputs
