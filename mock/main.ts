@@ -19,7 +19,7 @@ import { FixtureProblem, fixturesFrom } from './seed/fixture-file.ts';
 import { loadSeed, SEEDS } from './seed/index.ts';
 import { parseScale, scaleProblem, scaleTenant } from './seed/scale.ts';
 import { type RunningMock, startServer } from './server.ts';
-import { maskedStoreUrl, PostgresStore, StoreFromNewerVersion } from './store/postgres-store.ts';
+import type { PostgresStore } from './store/postgres-store.ts';
 import {
   openWarnings,
   StateFile,
@@ -27,6 +27,7 @@ import {
   StateFileFromNewerVersion,
   StateFileUnusable,
 } from './store/state-file.ts';
+import { maskedStoreUrl } from './store/store-url.ts';
 
 // The old generation grows by half of what survived a full collection, not by V8's default factor
 // (up to 4x): under steady load a request's short-lived objects are promoted when a scavenge finds
@@ -248,6 +249,8 @@ if (stateFile) {
 // A shared store: this replica makes the platform's first state there, or joins the one it holds.
 let store: PostgresStore | undefined;
 if (values.store !== undefined) {
+  // Loaded only for a shared store: pg is about a twelfth of a start's CPU.
+  const { PostgresStore, StoreFromNewerVersion } = await import('./store/postgres-store.ts');
   try {
     const opened = await PostgresStore.open(values.store, platform);
     store = opened.store;

@@ -25,6 +25,7 @@
 // Beside the log, the store keeps what changes with every request and so is no command: the
 // pipeline's counters (postgres-limits.ts), the claims on webhook attempts (postgres-claims.ts) and
 // the request journal (postgres-journal.ts).
+
 import pg from 'pg';
 import type { ClockState } from '../domain/clock.ts';
 import {
@@ -43,8 +44,10 @@ import { postgresDeliveryClaims } from './postgres-claims.ts';
 import { PostgresJournal } from './postgres-journal.ts';
 import { postgresLimitCounters, type Query } from './postgres-limits.ts';
 import { CHANNEL, LOCKS, prepareSchema } from './postgres-schema.ts';
+import { maskedStoreUrl } from './store-url.ts';
 
 export { StoreFromNewerVersion } from './postgres-schema.ts';
+export { maskedStoreUrl };
 
 /** A snapshot of the platform at a position of the log, with its clock and the shared sides' states. */
 interface StoredState {
@@ -72,17 +75,6 @@ export const SNAPSHOT_EVERY = 1_000;
 const PAGE = 2_000;
 /** Seconds a client is told to wait when the store cannot be reached. */
 const RETRY_AFTER = 2;
-
-/** The store's URL with its password hidden, for the banner, logs and error texts. */
-export function maskedStoreUrl(url: string): string {
-  try {
-    const { protocol, username, password, host, pathname } = new URL(url);
-    const user = username ? `${username}${password ? ':•••' : ''}@` : '';
-    return `${protocol}//${user}${host}${pathname}`;
-  } catch {
-    return 'the store (its URL cannot be read)';
-  }
-}
 
 /** What the store reached from the outside may say of itself, without the URL's secrets. */
 function unavailable(store: string, error: unknown): CommandLogError {
