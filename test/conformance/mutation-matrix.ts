@@ -69,6 +69,7 @@ function matrixDeployment() {
       const recorder: Rewrite = {
         path: /(?:)/,
         response: (answer, req) => {
+          let before: string | undefined;
           for (const [i, rewrites] of dry.entries()) {
             const active = rewrites.filter((r) => matches(r, req));
             if (!active.length) continue;
@@ -76,7 +77,7 @@ function matrixDeployment() {
               changed.add(i);
               continue;
             }
-            const before = JSON.stringify(answer);
+            before ??= JSON.stringify(answer);
             let copy = {
               ...answer,
               ...(answer.headers ? { headers: { ...answer.headers } } : {}),
