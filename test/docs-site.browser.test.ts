@@ -219,6 +219,20 @@ describe('docs site in a browser', () => {
     },
   );
 
+  it('the search loads its index when the reader first comes to it, and says so when it cannot', async () => {
+    const { page } = await open(fileUrl('mock.html'));
+    expect(await page.evaluate(() => 'lmskitSearch' in window)).toBe(false);
+    await page.close();
+    // A page whose index cannot be fetched (the route refuses it) tells the reader in the results.
+    const without = await open(fileUrl('mock.html'), /^(file|data|blob):(?!.*search-index\.js)/);
+    await without.page.locator('#lmskit-search').fill('webhook');
+    await expect(without.page.locator('#lmskit-results .empty').textContent()).resolves.toBe(
+      'The search is not available: search-index.js did not load.',
+    );
+    expect(without.errors).toEqual([]);
+    await without.page.close();
+  });
+
   it(
     'the header search finds what is on any page: an operation from a guide, a guide section from a reference',
     async () => {
