@@ -16,7 +16,8 @@ import { loadSeed } from '../seed/index.ts';
 import { type RunningMock, startServer } from '../server.ts';
 import { loadSpecs } from '../specs.ts';
 import { HOLD_LIMIT_MS, PostgresJournal } from './postgres-journal.ts';
-import { maskedStoreUrl, PostgresStore } from './postgres-store.ts';
+import { PostgresStore } from './postgres-store.ts';
+import { maskedStoreUrl } from './store-url.ts';
 
 const TOKEN = 'journal-test-token';
 const READ_KEY = demoMcpKey('read');

@@ -47,7 +47,6 @@ import { CHANNEL, LOCKS, prepareSchema } from './postgres-schema.ts';
 import { maskedStoreUrl } from './store-url.ts';
 
 export { StoreFromNewerVersion } from './postgres-schema.ts';
-export { maskedStoreUrl };
 
 /** A snapshot of the platform at a position of the log, with its clock and the shared sides' states. */
 interface StoredState {
