@@ -20,15 +20,15 @@ const MAX_REDIRECTS = 20;
 const HTTP = new HttpAgent({ keepAlive: true });
 const HTTPS = new HttpsAgent({ keepAlive: true });
 
-/** Sends the request; `body` is a string, a multipart form, or nothing. */
+/** Sends the request; `body` is a string, bytes, a multipart form, or nothing. */
 export async function request(
   url: string,
   method: string,
   headers: Record<string, string>,
-  body: string | FormData | undefined,
+  body: string | Buffer | FormData | undefined,
   timeoutMs: number,
 ): Promise<Answer> {
-  let sent: Buffer | string | undefined = typeof body === 'string' ? body : undefined;
+  let sent: Buffer | string | undefined = body instanceof FormData ? undefined : body;
   let sentHeaders = headers;
   if (body instanceof FormData) {
     // The boundary and the parts as fetch writes them.

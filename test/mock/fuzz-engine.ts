@@ -4,6 +4,7 @@
 // shape, keys and read-backs — is the input table (`FuzzTable`) that fuzz.test.ts and fuzz-v2.test.ts
 // pass in.
 import { describe, expect, it } from 'vitest';
+import { request } from '../../conformance/request.ts';
 import type { McpKey } from '../../mock/domain/model.ts';
 import type { Snapshot } from '../../mock/domain/platform.ts';
 import type { Expectation, Node, Operation } from './fuzz-inputs.ts';
@@ -174,20 +175,34 @@ export class FuzzEngine<G extends string, Op extends Operation, In> {
 
   constructor(readonly table: FuzzTable<G, Op, In>) {}
 
+  /**
+   * Sends a case as fetch would (a string body without a content type goes as text/plain, a Blob with
+   * its own type or none), through the conformance suite's node:http client: thousands of requests a
+   * file, each a fifth cheaper than through fetch.
+   */
   async send(h: Harness, req: Req): Promise<Answer> {
     this.requests++;
     const url = `${h.base}${this.table.prefix}${req.path}${req.query ? `?${req.query}` : ''}`;
-    const response = await fetch(url, { method: req.method, headers: req.headers, body: req.body });
-    const text = await response.text();
-    let body: unknown = text;
+    const headers = { ...req.headers };
+    const typed = Object.keys(headers).some((name) => name.toLowerCase() === 'content-type');
+    let body: string | Buffer | undefined;
+    if (typeof req.body === 'string') {
+      body = req.body;
+      if (!typed) headers['content-type'] = 'text/plain;charset=UTF-8';
+    } else if (req.body instanceof Blob) {
+      body = Buffer.from(await req.body.arrayBuffer());
+      if (!typed && req.body.type) headers['content-type'] = req.body.type;
+    } else if (req.body) body = Buffer.from(req.body);
+    const answer = await request(url, req.method, headers, body, 60_000);
+    let parsed: unknown = answer.text;
     try {
-      body = text ? JSON.parse(text) : undefined;
+      parsed = answer.text ? JSON.parse(answer.text) : undefined;
     } catch {}
     return {
-      status: response.status,
-      body,
-      contentType: response.headers.get('content-type'),
-      retryAfter: response.headers.get('retry-after'),
+      status: answer.status,
+      body: parsed,
+      contentType: answer.headers.get('content-type'),
+      retryAfter: answer.headers.get('retry-after'),
     };
   }
 
