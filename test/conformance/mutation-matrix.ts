@@ -19,6 +19,9 @@ import { DEPARTURES, VARIATIONS, type Variation } from './departures/index.ts';
 import { completeConfig, type DeploymentKeys, prepareDeployment, startToolServer } from './deployment.ts';
 import { type FaultProxy, matches, type Rewrite, startProxy } from './proxy.ts';
 
+/** The survey's name for the requests of the preflight, made before the first check. */
+const PREFLIGHT = '(preflight)';
+
 /** The cases of part `part` (1-based) of `parts`, taken in turn so each part gets every area. */
 const partOf = <T>(all: readonly T[], part: number, parts: number): T[] =>
   all.filter((_, i) => i % parts === part - 1);
@@ -100,6 +103,14 @@ function matrixDeployment() {
         uses.push([this.currentCheck, name]);
         return once.call(this, name, compute);
       } as typeof once;
+      // The preflight (the keys' capabilities, read before any check) is a window of its own.
+      const discoverKeys = Context.prototype.discoverKeys;
+      Context.prototype.discoverKeys = async function (this: Context) {
+        const notes = await discoverKeys.call(this);
+        windows.push({ id: PREFLIGHT, changed });
+        changed = new Set();
+        return notes;
+      };
       let report: RunReport;
       try {
         report = await runChecks(
@@ -112,14 +123,16 @@ function matrixDeployment() {
         );
       } finally {
         Context.prototype.once = once;
+        Context.prototype.discoverKeys = discoverKeys;
         proxy.rewrites = [];
       }
       const owners = new Map<string, string | undefined>();
       for (const [check, name] of uses) if (!owners.has(name)) owners.set(name, check);
       const affected = variations.map((v, i): string[] | 'all' => {
-        // The first window holds the preflight's requests too, which every check builds on.
-        if (windows[0]?.changed.has(i)) return 'all';
-        const ids = new Set(windows.filter((w) => w.changed.has(i)).map((w) => w.id));
+        // Every check builds on what the preflight read.
+        const preflight = windows.find((w) => w.id === PREFLIGHT);
+        if (!preflight || preflight.changed.has(i)) return 'all';
+        const ids = new Set(windows.filter((w) => w !== preflight && w.changed.has(i)).map((w) => w.id));
         if (v.noticedBy) ids.add(v.noticedBy.replace(/\.assumed$/, ''));
         // A check that uses a fixture made by an affected check is affected through it.
         for (let grown = true; grown; ) {
