@@ -11,6 +11,8 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 export interface Answer {
   status: number;
   headers: Headers;
+  /** The answer's bytes, and as UTF-8 text. */
+  body: Buffer;
   text: string;
 }
 
@@ -103,10 +105,12 @@ function once(
           const received = new Headers();
           for (let i = 0; i < res.rawHeaders.length; i += 2)
             received.append(res.rawHeaders[i] as string, res.rawHeaders[i + 1] as string);
+          const body = Buffer.concat(chunks);
           resolve({
             status: res.statusCode ?? 0,
             headers: received,
-            text: new TextDecoder().decode(Buffer.concat(chunks)),
+            body,
+            text: new TextDecoder().decode(body),
           });
         } catch (error) {
           reject(error); // a header fetch would not take either
