@@ -14,7 +14,24 @@ export { resolveRef } from './spec-walk.ts';
 export const pointer = (segments: readonly string[]) =>
   segments.map((s) => `/${s.replaceAll('~', '~0').replaceAll('/', '~1')}`).join('');
 
+/** The validators of each contract document, by the document: see `SpecSchemas.of`. */
+const shared = new WeakMap<object, SpecSchemas>();
+
 export class SpecSchemas {
+  /**
+   * The validators of `spec` that every user of the same document object shares, each compiled once
+   * a process: an app made again over the same contracts (tests make hundreds) compiles nothing again.
+   * A validator is a pure function of its input, so sharing it shares nothing else.
+   */
+  static of(spec: Record<string, unknown>): SpecSchemas {
+    let schemas = shared.get(spec);
+    if (!schemas) {
+      schemas = new SpecSchemas(spec);
+      shared.set(spec, schemas);
+    }
+    return schemas;
+  }
+
   private readonly ajv: Ajv2020;
   private readonly cache = new Map<string, ValidateFunction>();
 
@@ -31,10 +48,16 @@ export class SpecSchemas {
     const key = pointer(at);
     let validate = this.cache.get(key);
     if (!validate) {
-      validate = this.ajv.getSchema(`${DOC_ID}#${key.split('/').map(encodeURIComponent).join('/')}`);
-      if (!validate) throw new Error(`no schema at ${key}`);
+      validate = this.ajvCompile(key);
       this.cache.set(key, validate);
     }
+    return validate;
+  }
+
+  /** Compiles the schema at a JSON pointer into the document. */
+  private ajvCompile(key: string): ValidateFunction {
+    const validate = this.ajv.getSchema(`${DOC_ID}#${key.split('/').map(encodeURIComponent).join('/')}`);
+    if (!validate) throw new Error(`no schema at ${key}`);
     return validate;
   }
 
@@ -42,11 +65,6 @@ export class SpecSchemas {
   errors(at: readonly string[], value: unknown): ErrorObject[] {
     const validate = this.validator(at);
     return validate(value) ? [] : readableErrors(validate.errors ?? []);
-  }
-
-  /** How many schemas have been compiled so far (compiled once, then reused). */
-  get compiledCount(): number {
-    return this.cache.size;
   }
 }
 

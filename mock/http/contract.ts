@@ -113,7 +113,7 @@ function runFrom(steps: Step[], i: number, req: Request, res: Response, next: Ne
 
 export function contractRouter(options: ContractRouterOptions): RequestHandler {
   const { spec, handlers } = options;
-  const schemas = new SpecSchemas(spec);
+  const schemas = SpecSchemas.of(spec);
   const cache = new AnswerCache();
   const body = jsonBody();
 

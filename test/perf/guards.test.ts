@@ -14,6 +14,7 @@ import type { TenantState } from '../../mock/domain/tenant-state.ts';
 import { START } from '../../mock/seed/demo.ts';
 import { loadSeed } from '../../mock/seed/index.ts';
 import { scaleTenant } from '../../mock/seed/scale.ts';
+import { loadSpecs } from '../../mock/specs.ts';
 import { type Harness, startHarness } from '../mock/harness.ts';
 
 function scalePlatform(users: number) {
@@ -185,6 +186,22 @@ describe('the HTTP layer', () => {
     // Response validation (on in tests) looks its schemas up on every answer; request schemas never again.
     expect(requestSchemasCompiled()).toEqual(first);
     compile.mockRestore();
+  });
+
+  it('a second app over the same contracts compiles no validator again, and no app can change the contracts it shares', async () => {
+    await h.v1('/courses/1');
+    const compile = vi.spyOn(SpecSchemas.prototype as unknown as { ajvCompile: () => void }, 'ajvCompile');
+    const again = await startHarness();
+    try {
+      expect((await again.v1('/courses/1')).status).toBe(200);
+      expect(compile).not.toHaveBeenCalled();
+    } finally {
+      await again.close();
+    }
+    const paths = loadSpecs().v1.paths as Record<string, unknown>;
+    expect(() => {
+      paths['/courses'] = {};
+    }).toThrow(TypeError);
   });
 
   it('answers a read asked for again from the answer cache until a write changes the state', async () => {

@@ -66,7 +66,7 @@ export class JournalContracts {
   schemasOf(api: ContractApi): SpecSchemas {
     let schemas = this.schemas.get(api);
     if (!schemas) {
-      schemas = new SpecSchemas(this.specs[api]);
+      schemas = SpecSchemas.of(this.specs[api]);
       this.schemas.set(api, schemas);
     }
     return schemas;
