@@ -1,7 +1,7 @@
-// The order vitest starts test files in, for `npm test` on three workers: the longest first, across both
-// projects, so no long file starts last and leaves one worker running it alone at the end (vitest's
-// own sequencer runs one project's files before the other's, and without a cache the larger files
-// first, which put the conformance suite and the mutation matrix near the end).
+// The order vitest starts test files in, for `npm test` on three workers: the longest first, so no long
+// file starts last and leaves one worker running it alone at the end (vitest's own sequencer, without
+// a cache, starts the larger files first, which put the conformance suite and the mutation matrix near
+// the end).
 // A file's weight is its duration in vitest's cache of the last run when it has one, else its
 // entry below (seconds of a quiet 2-core run), else nothing (the short files, largest first).
 import { relative } from 'node:path';
