@@ -1,7 +1,8 @@
 // The order vitest starts test files in, for `npm test` on three workers: the longest first, so no long
 // file starts last and leaves one worker running it alone at the end (vitest's own sequencer, without
 // a cache, starts the larger files first, which put the conformance suite and the mutation matrix near
-// the end).
+// the end). The files that mostly wait (WAITING) take their turns one after another, each beside two
+// files that work: two waiting at once left a core idle for half a minute.
 // A file's weight is its duration in vitest's cache of the last run when it has one, else its
 // entry below (seconds of a quiet 2-core run), else nothing (the short files, largest first).
 import { relative } from 'node:path';
@@ -37,6 +38,12 @@ const SECONDS: Record<string, number> = {
   'test/mcp/upload-root.test.ts': 12,
 };
 
+/** Files that spend most of their time waiting out a timeout of the process they test. */
+const WAITING = new Set(['test/e2e/stalled-bodies.test.ts', 'test/mcp/stalled-bodies.test.ts']);
+
+/** Three workers, as vitest.config.ts runs them. */
+const WORKERS = 3;
+
 export default class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const root = this.ctx.config.root;
@@ -48,6 +55,32 @@ export default class LongestFirst extends BaseSequencer {
     };
     const size = (spec: TestSpecification): number =>
       this.ctx.cache.getFileStats(`${spec.project.name}:${relative(root, spec.moduleId)}`)?.size ?? 0;
-    return [...files].sort((a, b) => weight(b) - weight(a) || size(b) - size(a));
+    const longestFirst = [...files].sort((a, b) => weight(b) - weight(a) || size(b) - size(a));
+    const isWaiting = (spec: TestSpecification) => WAITING.has(relative(root, spec.moduleId));
+    return interleave(
+      longestFirst.filter((f) => !isWaiting(f)),
+      longestFirst.filter(isWaiting),
+      weight,
+    );
   }
+}
+
+/**
+ * The order the workers would take `working` and `waiting` files in, by their weights, when a worker
+ * that comes free takes the next waiting file only if no other is running.
+ */
+function interleave<T>(working: T[], waiting: T[], weight: (file: T) => number): T[] {
+  const order: T[] = [];
+  const free = Array<number>(WORKERS).fill(0);
+  let waitingUntil = 0;
+  while (working.length > 0 || waiting.length > 0) {
+    const now = Math.min(...free);
+    const worker = free.indexOf(now);
+    const takeWaiting = waiting.length > 0 && (waitingUntil <= now || working.length === 0);
+    const file = (takeWaiting ? waiting.shift() : working.shift()) as T;
+    free[worker] = now + weight(file);
+    if (takeWaiting) waitingUntil = free[worker];
+    order.push(file);
+  }
+  return order;
 }

@@ -8,10 +8,10 @@ import type { ErrorObject } from 'ajv/dist/2020.js';
 import { parse as parseYaml } from 'yaml';
 import { countValues } from '../../lib/json-values.ts';
 import { SpecSchemas } from '../../lib/openapi-schemas.ts';
-import { bundlePath } from '../../lib/paths.ts';
 import { DomainError } from '../domain/errors.ts';
 import type { AiSettings, TenantData } from '../domain/model.ts';
 import { DEFAULT_AI_SETTINGS } from '../domain/tenant-state.ts';
+import { loadSpecs } from '../specs.ts';
 import { buildFixture, type Fixture, type PreparedFixture, prepareFixture } from './fixtures.ts';
 
 /** The largest fixtures file read: a thousand times the docs' example, far below what the schema's bounds allow. */
@@ -27,12 +27,8 @@ export class FixtureProblem extends Error {
   }
 }
 
-let adminSchemas: SpecSchemas | undefined;
-/** Validators of the admin contract's schemas, made on first use (the bundle the mock serves). */
-function schemas(): SpecSchemas {
-  adminSchemas ??= new SpecSchemas(JSON.parse(readFileSync(bundlePath('admin'), 'utf8')));
-  return adminSchemas;
-}
+/** Validators of the admin contract's schemas: the ones the app checks `/__admin` bodies with. */
+const schemas = (): SpecSchemas => SpecSchemas.of(loadSpecs().admin);
 
 /** `/tenants/0/users/2/email` → `tenants[0].users[2].email`. */
 const fieldOf = (pointer: string) =>
