@@ -16,6 +16,11 @@ export const residentBytes = (pid: number) =>
 export interface Stalled {
   /** What the server sent back (its status line first, if it answered). */
   received: () => string;
+  /**
+   * The status the server answered with, once its status line came, or `none` when it closed the
+   * connection without one: a wait for what the server does, however busy the machine is.
+   */
+  answered: Promise<string>;
   /** Resolves when the server closed the connection. */
   closed: Promise<void>;
   /** Resolves when every byte sent was handed to the operating system. */
@@ -31,10 +36,22 @@ export function stalledPost(
 ): Stalled {
   const socket = connect({ port, host: '127.0.0.1', ...(from ? { localAddress: from } : {}) });
   let received = '';
+  const status = () => /^HTTP\/1\.1 (\d{3})/.exec(received)?.[1];
+  let answer: (status: string) => void = () => {};
+  const answered = new Promise<string>((resolve) => (answer = resolve));
   socket.setEncoding('latin1');
-  socket.on('data', (c) => (received += c));
+  socket.on('data', (c) => {
+    received += c;
+    const code = status();
+    if (code) answer(code);
+  });
   socket.on('error', () => {});
-  const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+  const closed = new Promise<void>((resolve) =>
+    socket.on('close', () => {
+      answer(status() ?? 'none');
+      resolve();
+    }),
+  );
   const head = [
     `POST ${path} HTTP/1.1`,
     `Host: 127.0.0.1:${port}`,
@@ -46,5 +63,5 @@ export function stalledPost(
   ].join('\r\n');
   socket.write(head);
   const flushed = new Promise<void>((resolve) => socket.write(SENT, () => resolve()));
-  return { received: () => received, closed, flushed };
+  return { received: () => received, answered, closed, flushed };
 }
