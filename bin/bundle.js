@@ -7,8 +7,9 @@
 // in about 0.5 s. Where a bundle cannot be made or written, the command runs through tsx.
 // The packages are in the bundle too: Node finding, reading and wrapping Express's, ajv's and their
 // dependencies' ~350 files one by one was a fifth of a mock's start and half of the tool server's
-// (bench/RESULTS.md, "Packages in the start bundle"; the tests start the mock a hundred times). Those that cannot be bundled
-// stay outside (NOT_BUNDLED), and the installed packages count as one input, npm's record of them.
+// (bench/RESULTS.md, "Packages in the start bundle"; the tests start the mock a hundred times).
+// Those that cannot be bundled stay outside (NOT_BUNDLED), and the installed packages count as one
+// input, npm's record of them.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';

@@ -3,8 +3,8 @@
 // checked by tsc, and `npx lmskit mock|mcp|conformance` started. Also what the tarball holds: what
 // runs and nothing else, every import of it resolvable inside it, its dependencies exactly the
 // packages it imports. Slow (a pack, an install from the npm cache or registry): it is the `package`
-// project (`npm run test:package`), which CI runs as a step of its own. The guide's five test files run in one vitest command,
-// each test reading its file's verdict from that run's JSON report.
+// project (`npm run test:package`), which CI runs as a step of its own. The guide's five test files
+// run in one vitest command, each test reading its file's verdict from that run's JSON report.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
